@@ -1,0 +1,42 @@
+import { open, rename, unlink } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { dirname } from 'node:path';
+
+/**
+ * Writes a file the way Claude's current versions do (`<file>.tmp.<8 hex>` renamed over
+ * the target, so watchers can ignore `*.tmp.*`), plus the fsyncs Claude skips: the data
+ * before the rename, and the folder after it, so an answer of `accepted` survives power loss.
+ */
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { fsync?: boolean } = {}): Promise<void> {
+  const fsync = opts.fsync ?? true;
+  const tmp = `${path}.tmp.${randomBytes(4).toString('hex')}`;
+  const fh = await open(tmp, 'wx', 0o644);
+  try {
+    await fh.writeFile(data);
+    if (fsync) await fh.sync();
+  } catch (e) {
+    await fh.close().catch(() => {});
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  await fh.close();
+  try {
+    await rename(tmp, path);
+  } catch (e) {
+    await unlink(tmp).catch(() => {});
+    throw e;
+  }
+  if (fsync) await fsyncDir(dirname(path));
+}
+
+export async function fsyncDir(dir: string): Promise<void> {
+  let fh;
+  try {
+    fh = await open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic.
+  } finally {
+    await fh?.close().catch(() => {});
+  }
+}

@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+
+// Unknown fields are kept (looseObject) and ignored: Claude adds fields between versions.
+const memberSchema = z.looseObject({
+  name: z.string().min(1),
+  agentId: z.string().optional(),
+  agentType: z.string().optional(),
+  model: z.string().optional(),
+  color: z.string().optional(),
+  cwd: z.string().optional(),
+  joinedAt: z.number().optional(),
+  tmuxPaneId: z.string().optional(),
+  backendType: z.string().optional(),
+  isActive: z.boolean().optional(),
+});
+
+export const teamConfigSchema = z.looseObject({
+  name: z.string().optional(),
+  description: z.string().optional(),
+  createdAt: z.number().optional(),
+  leadAgentId: z.string().optional(),
+  leadSessionId: z.string().optional(),
+  members: z.array(z.unknown()).optional(),
+});
+
+export type ConfigMember = z.infer<typeof memberSchema>;
+
+export interface TeamConfig {
+  name?: string;
+  description?: string;
+  createdAt?: number;
+  leadAgentId?: string;
+  members: ConfigMember[];
+  /** Members entries that could not be understood (no name, wrong types, duplicates). */
+  skippedMembers: string[];
+  raw: Record<string, unknown>;
+}
+
+export type ConfigRead =
+  | { kind: 'missing' }
+  | { kind: 'ok'; config: TeamConfig }
+  | { kind: 'invalid'; message: string };
+
+/** Parses config.json text. A bad member entry is reported, not fatal: the rest of the team still shows. */
+export function parseTeamConfig(text: string): ConfigRead {
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    return { kind: 'invalid', message: `config.json is not valid JSON (${(e as Error).message})` };
+  }
+  const top = teamConfigSchema.safeParse(json);
+  if (!top.success) {
+    return { kind: 'invalid', message: `config.json is not a team config: ${top.error.issues[0]?.message ?? 'bad shape'}` };
+  }
+  const members: ConfigMember[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+  (top.data.members ?? []).forEach((m, i) => {
+    const r = memberSchema.safeParse(m);
+    if (!r.success) {
+      skipped.push(`members[${i}]: ${r.error.issues[0]?.path.join('.') || 'entry'} ${r.error.issues[0]?.message ?? 'invalid'}`);
+      return;
+    }
+    if (seen.has(r.data.name)) {
+      skipped.push(`members[${i}]: duplicate member name ${JSON.stringify(r.data.name)}`);
+      return;
+    }
+    seen.add(r.data.name);
+    members.push(r.data);
+  });
+  return {
+    kind: 'ok',
+    config: {
+      name: top.data.name,
+      description: top.data.description,
+      createdAt: top.data.createdAt,
+      leadAgentId: top.data.leadAgentId,
+      members,
+      skippedMembers: skipped,
+      raw: top.data,
+    },
+  };
+}
+
+export async function readTeamConfig(path: string): Promise<ConfigRead> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'missing' };
+    return { kind: 'invalid', message: `config.json cannot be read (${code ?? (e as Error).message})` };
+  }
+  return parseTeamConfig(text);
+}

@@ -1,0 +1,84 @@
+import { homedir } from 'node:os';
+import { join, resolve, relative, isAbsolute, sep } from 'node:path';
+
+/** Claude derives a team's folder from its name: every char outside [a-zA-Z0-9] becomes '-', lower-cased. */
+export function teamDirName(teamName: string): string {
+  return teamName.replace(/[^a-zA-Z0-9]/g, '-').toLowerCase();
+}
+
+/** Claude's inbox file stem for a member: every char outside [a-zA-Z0-9_-] becomes '-'. */
+export function inboxFileStem(memberName: string): string {
+  return memberName.replace(/[^a-zA-Z0-9_-]/g, '-');
+}
+
+export interface RootOptions {
+  teamsDir?: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** --teams-dir, then TEAMDECK_TEAMS_DIR, then $CLAUDE_CONFIG_DIR/teams, then ~/.claude/teams. */
+export function resolveTeamsRoot(opts: RootOptions = {}): { root: string; source: string } {
+  const env = opts.env ?? process.env;
+  if (opts.teamsDir) return { root: resolve(opts.teamsDir), source: '--teams-dir' };
+  if (env.TEAMDECK_TEAMS_DIR) return { root: resolve(env.TEAMDECK_TEAMS_DIR), source: 'TEAMDECK_TEAMS_DIR' };
+  if (env.CLAUDE_CONFIG_DIR) return { root: resolve(env.CLAUDE_CONFIG_DIR, 'teams'), source: 'CLAUDE_CONFIG_DIR' };
+  return { root: join(homedir(), '.claude', 'teams'), source: 'default' };
+}
+
+/** --state-dir, then TEAMDECK_STATE_DIR, then the platform's app-data folder. */
+export function resolveStateDir(opts: { stateDir?: string; env?: NodeJS.ProcessEnv } = {}): string {
+  const env = opts.env ?? process.env;
+  if (opts.stateDir) return resolve(opts.stateDir);
+  if (env.TEAMDECK_STATE_DIR) return resolve(env.TEAMDECK_STATE_DIR);
+  if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Teamdeck');
+  if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Teamdeck');
+  return join(env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'teamdeck');
+}
+
+export class PathEscapeError extends Error {
+  constructor(what: string) {
+    super(`refused: ${what} resolves outside the teams root`);
+    this.name = 'PathEscapeError';
+  }
+}
+
+/** Joins parts under root and refuses any result that is not strictly inside root. */
+export function insideRoot(root: string, ...parts: string[]): string {
+  for (const p of parts) {
+    if (p.includes('\0')) throw new PathEscapeError(JSON.stringify(p));
+  }
+  const full = resolve(root, ...parts);
+  const rel = relative(resolve(root), full);
+  if (rel === '' || rel.startsWith('..' + sep) || rel === '..' || isAbsolute(rel)) {
+    throw new PathEscapeError(JSON.stringify(parts.join('/')));
+  }
+  return full;
+}
+
+/** A team id is a folder name under the root: one path segment, no dots-only names. */
+export function isSafeSegment(name: string): boolean {
+  return (
+    name.length > 0 &&
+    name.length <= 255 &&
+    name !== '.' &&
+    name !== '..' &&
+    !/[/\\\0]/.test(name) &&
+    // eslint-disable-next-line no-control-regex
+    !/[\x00-\x1f\x7f]/.test(name)
+  );
+}
+
+export function teamPaths(root: string, teamId: string) {
+  if (!isSafeSegment(teamId)) throw new PathEscapeError(`team ${JSON.stringify(teamId)}`);
+  const dir = insideRoot(root, teamId);
+  return {
+    dir,
+    config: join(dir, 'config.json'),
+    inboxes: join(dir, 'inboxes'),
+    inbox: (memberName: string) => {
+      const stem = inboxFileStem(memberName);
+      if (!isSafeSegment(stem)) throw new PathEscapeError(`member ${JSON.stringify(memberName)}`);
+      return insideRoot(root, teamId, 'inboxes', `${stem}.json`);
+    },
+  };
+}

@@ -1,0 +1,97 @@
+// The one contract between the UI and whatever hosts it (Electron main, or the browser host).
+// Every call the renderer may make and every event main pushes is declared here, once.
+import type {
+  DeliveryStatus,
+  RosterEntry,
+  SendRequest,
+  SendResult,
+  TeamMessage,
+  TeamProblem,
+  TeamSummary,
+  ThreadMessage,
+} from './types.js';
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
+
+export interface ApiError {
+  /** `refused`: the input was rejected and nothing was written; `invalid`: the payload failed validation. */
+  code: 'refused' | 'invalid' | 'not_found' | 'internal';
+  message: string;
+}
+
+export interface Settings {
+  /** Explicit teams root; empty means the default resolution (env, then ~/.claude/teams). */
+  teamsDir: string;
+  /** Minutes without events before a member shows IDLE. */
+  idleMinutes: number;
+  notifications: boolean;
+}
+
+export interface Snapshot {
+  teamsRoot: string;
+  /** How the root was chosen: --teams-dir, TEAMDECK_TEAMS_DIR, CLAUDE_CONFIG_DIR, setting or default. */
+  rootSource: string;
+  /** Other places the app would look, for the empty state. */
+  alsoLooked: string[];
+  watching: boolean;
+  teams: TeamSummary[];
+  problems: TeamProblem[];
+  settings: Settings;
+  /** Messages held by the engine that are not yet in their target inbox. */
+  queuedCount: number;
+  /** The host's clock when the snapshot was taken, to age presence dots consistently. */
+  now: number;
+  /** Whether the host can start a demo team (Electron and the browser host can). */
+  canStartDemo: boolean;
+}
+
+/** Events main pushes to the renderer. */
+export type AppEvent =
+  | { type: 'snapshot'; snapshot: Snapshot }
+  | { type: 'teams'; teams: TeamSummary[] }
+  | { type: 'message'; team: string; message: ThreadMessage }
+  | { type: 'delivery'; team: string; id: string; to: string; status: DeliveryStatus; reason?: string }
+  | { type: 'roster'; team: string; roster: RosterEntry[] }
+  | { type: 'problem'; problem: TeamProblem }
+  | { type: 'queued-count'; count: number };
+
+/** Every call the renderer may make. Arguments are validated by the host before any handler runs. */
+export interface TeamdeckCalls {
+  getSnapshot(): Promise<Result<Snapshot>>;
+  getRoster(team: string): Promise<Result<RosterEntry[]>>;
+  getThread(team: string, member: string): Promise<Result<ThreadMessage[]>>;
+  getFeed(team: string): Promise<Result<ThreadMessage[]>>;
+  send(req: SendRequest): Promise<Result<SendResult>>;
+  getSettings(): Promise<Result<Settings>>;
+  setSettings(patch: Partial<Settings>): Promise<Result<Settings>>;
+  startDemo(): Promise<Result<{ teamsRoot: string; team: string }>>;
+  /** Opens an http(s) link in the system browser; never inside the app. */
+  openExternal(url: string): Promise<Result<null>>;
+}
+
+export type CallName = keyof TeamdeckCalls;
+
+export const CALL_NAMES = [
+  'getSnapshot',
+  'getRoster',
+  'getThread',
+  'getFeed',
+  'send',
+  'getSettings',
+  'setSettings',
+  'startDemo',
+  'openExternal',
+] as const satisfies readonly CallName[];
+
+/** What the renderer receives: the calls plus one subscription that returns its unsubscribe. */
+export interface TeamdeckApi extends TeamdeckCalls {
+  onEvent(listener: (event: AppEvent) => void): () => void;
+}
+
+/** IPC channel names; the prefix says who sends. */
+export const CHANNELS = {
+  invoke: (name: CallName) => `renderer:${name}` as const,
+  event: 'main:event',
+} as const;
+
+export type { TeamMessage };

@@ -1,0 +1,110 @@
+// Domain types shared by the core, the shells and the renderer. No Node, no DOM.
+
+export type MemberState = 'active' | 'idle' | 'terminated';
+
+/** Delivery state of a message the user sent, in the order it can advance. */
+export type DeliveryStatus = 'queued' | 'accepted' | 'read' | 'replied';
+
+export const FRAME_TYPES = [
+  'idle_notification',
+  'shutdown_request',
+  'shutdown_approved',
+  'shutdown_rejected',
+  'shutdown_response',
+  'plan_approval_request',
+  'plan_approval_response',
+  'permission_request',
+  'permission_response',
+  'sandbox_permission_request',
+  'sandbox_permission_response',
+  'task_assignment',
+  'task_completed',
+  'teammate_terminated',
+  'mode_set_request',
+  'team_permission_update',
+] as const;
+
+export type FrameType = (typeof FRAME_TYPES)[number];
+
+/** A protocol message carried as a JSON string in an inbox message's `text`. */
+export interface Frame {
+  type: FrameType;
+  /** Every field of the frame as written, unknown ones included. */
+  fields: Record<string, unknown>;
+}
+
+/** One inbox message, normalized. `to` is the owner of the inbox it was found in. */
+export interface TeamMessage {
+  id: string;
+  team: string;
+  from: string;
+  to: string;
+  text: string;
+  summary?: string;
+  /** ISO-8601, as written. */
+  timestamp: string;
+  /** Milliseconds since the epoch, parsed from `timestamp` (NaN-safe: 0 when unparsable). */
+  time: number;
+  color?: string;
+  read: boolean;
+  frame?: Frame;
+}
+
+export interface MemberInfo {
+  name: string;
+  /** File-safe name used for `inboxes/<inboxName>.json`. */
+  inboxName: string;
+  agentId?: string;
+  agentType?: string;
+  model?: string;
+  color?: string;
+  cwd?: string;
+  joinedAt?: number;
+  backendType?: string;
+  isLead: boolean;
+  /** false when the member is known only from inbox traffic (left the config, or never in it). */
+  inConfig: boolean;
+}
+
+export interface RosterEntry extends MemberInfo {
+  state: MemberState;
+  /** Milliseconds since the epoch of the latest event from this member, if any. */
+  lastEventAt?: number;
+}
+
+export interface TeamProblem {
+  kind: 'config' | 'inbox' | 'watch' | 'journal';
+  /** Path relative to the teams root (or the state dir for the journal). */
+  file: string;
+  message: string;
+  /** Where the bytes of an unreadable file were kept, when they were. */
+  preservedAt?: string;
+}
+
+export interface TeamSummary {
+  /** The team's folder name under the teams root: the key used everywhere. */
+  id: string;
+  /** The `name` from config.json, else the folder name. */
+  name: string;
+  description?: string;
+  createdAt?: number;
+  memberCount: number;
+  problems: TeamProblem[];
+}
+
+export interface SendRequest {
+  team: string;
+  to: string;
+  text: string;
+  summary?: string;
+}
+
+export type SendResult = { id: string; status: 'accepted' | 'queued'; reason?: string };
+
+/** A message as the app shows it: what was seen or sent, plus delivery state for sent ones. */
+export interface ThreadMessage extends TeamMessage {
+  /** Present on messages the user sent through Teamdeck. */
+  status?: DeliveryStatus;
+  /** Why a queued message is still waiting. */
+  queuedReason?: string;
+}
