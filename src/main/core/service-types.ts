@@ -1,0 +1,58 @@
+// The facade every shell (Electron main, the CLI, the browser host) uses. Implemented by
+// TeamService in team-service.ts.
+import type { AppEvent } from '../../shared/contract.js';
+import type { RosterEntry, SendRequest, SendResult, TeamProblem, TeamSummary, ThreadMessage } from '../../shared/types.js';
+
+export interface TeamServiceOptions {
+  teamsRoot: string;
+  /** Where the journal, preserved files and the owner lock live. */
+  stateDir: string;
+  idleThresholdMs?: number;
+  /** Injectable clock (ms since epoch) for presence and timestamps. */
+  now?: () => number;
+  /** Watch the teams root for changes (default true). One-shot CLI commands turn it off. */
+  watch?: boolean;
+  /** Undelivered messages allowed per target before a send is refused (default 64). */
+  maxPendingPerTarget?: number;
+}
+
+/** A send the engine refused: nothing was written anywhere. */
+export class SendRefusedError extends Error {
+  readonly code = 'refused';
+  constructor(message: string) {
+    super(message);
+    this.name = 'SendRefusedError';
+  }
+}
+
+/** Another process owns the state dir. */
+export class StateDirBusyError extends Error {
+  readonly code = 'state_busy';
+  constructor(message: string) {
+    super(message);
+    this.name = 'StateDirBusyError';
+  }
+}
+
+export interface TeamServiceApi {
+  readonly teamsRoot: string;
+  readonly stateDir: string;
+  /** Takes the state-dir lock, folds journals, recovers queued messages, starts watching. */
+  start(): Promise<void>;
+  /** Stops watching and retrying, flushes, releases the lock. */
+  stop(): Promise<void>;
+  listTeams(): Promise<TeamSummary[]>;
+  roster(team: string): Promise<RosterEntry[]>;
+  /** Messages between the user and `member` (both directions), oldest first, with delivery state on sent ones. */
+  thread(team: string, member: string): Promise<ThreadMessage[]>;
+  /** Every message of the team, oldest first. */
+  feed(team: string): Promise<ThreadMessage[]>;
+  /** Throws SendRefusedError for bad input; otherwise the message is durable and `accepted` or `queued`. */
+  send(req: SendRequest): Promise<SendResult>;
+  /** Re-reads every team now (also happens on watcher events). */
+  refresh(): Promise<void>;
+  problems(): TeamProblem[];
+  queuedCount(): number;
+  setIdleThresholdMs(ms: number): void;
+  onEvent(listener: (event: AppEvent) => void): () => void;
+}
