@@ -73,7 +73,7 @@ export interface TeamSnapshot {
 }
 
 /** Builds the roster: config members first (lead first), then anyone seen only in inbox traffic. */
-export function buildMembers(config: TeamConfig | undefined, inboxOwners: string[], messages: TeamMessage[]): MemberInfo[] {
+export function buildMembers(config: TeamConfig | undefined, inboxOwners: string[], messages: Iterable<{ from: string }>): MemberInfo[] {
   const members: MemberInfo[] = [];
   const byStem = new Map<string, MemberInfo>();
   for (const m of config?.members ?? []) {

@@ -1,0 +1,343 @@
+// The app's own append-only, fsync'd journal: one per team, in the state dir. It is the
+// durable outbox (queued -> delivered) and the durable history (everything observed in any
+// inbox), because Claude prunes inboxes after reading them.
+import { open, readdir, readFile, mkdir, rm, truncate, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic, fsyncDir } from './atomic-write.js';
+
+export interface QueuedRecord {
+  t: 'queued';
+  id: string;
+  to: string;
+  from: 'user';
+  text: string;
+  summary?: string;
+  /** ISO-8601 timestamp written into the inbox entry. */
+  timestamp: string;
+  at: number;
+}
+export interface DeliveredRecord {
+  t: 'delivered';
+  id: string;
+  to: string;
+  at: number;
+  /** The inbox already held this id (recovery after a crash between write and journal). */
+  duplicate?: boolean;
+}
+export interface ObservedRecord {
+  t: 'observed';
+  id: string;
+  from: string;
+  to: string;
+  text: string;
+  summary?: string;
+  timestamp: string;
+  color?: string;
+  at: number;
+}
+export interface ConsumedRecord {
+  t: 'consumed';
+  id: string;
+  to: string;
+  at: number;
+  how: 'flagged' | 'pruned';
+}
+export type JournalRecord = QueuedRecord | DeliveredRecord | ObservedRecord | ConsumedRecord;
+
+export interface SentState {
+  id: string;
+  to: string;
+  text: string;
+  summary?: string;
+  timestamp: string;
+  queuedAt: number;
+  deliveredAt?: number;
+  consumedAt?: number;
+}
+
+export type ObservedState = Omit<ObservedRecord, 't'>;
+
+/** The whole state a journal folds into. */
+export interface FoldedState {
+  /** Sent messages in journal (send) order. */
+  sent: Map<string, SentState>;
+  observed: Map<string, ObservedState>;
+  records: number;
+}
+
+export function emptyState(): FoldedState {
+  return { sent: new Map(), observed: new Map(), records: 0 };
+}
+
+export class JournalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JournalError';
+  }
+}
+
+function isRecord(v: unknown): v is JournalRecord {
+  if (!v || typeof v !== 'object') return false;
+  const r = v as Record<string, unknown>;
+  if (typeof r.id !== 'string' || typeof r.at !== 'number' || typeof r.to !== 'string') return false;
+  switch (r.t) {
+    case 'queued':
+      return r.from === 'user' && typeof r.text === 'string' && typeof r.timestamp === 'string';
+    case 'delivered':
+      return true;
+    case 'observed':
+      return typeof r.from === 'string' && typeof r.text === 'string' && typeof r.timestamp === 'string';
+    case 'consumed':
+      return r.how === 'flagged' || r.how === 'pruned';
+    default:
+      return false;
+  }
+}
+
+/**
+ * Applies one record. Impossible histories fail closed: a delivery or receipt for a message
+ * never queued, to another target, or a message queued twice means the journal is not ours
+ * or was damaged, and guessing would risk a lost or doubled message.
+ */
+export function applyRecord(state: FoldedState, r: JournalRecord, where: string): void {
+  state.records++;
+  switch (r.t) {
+    case 'queued': {
+      if (state.sent.has(r.id)) throw new JournalError(`${where}: message ${r.id} is queued twice`);
+      const s: SentState = { id: r.id, to: r.to, text: r.text, timestamp: r.timestamp, queuedAt: r.at };
+      if (r.summary !== undefined) s.summary = r.summary;
+      state.sent.set(r.id, s);
+      return;
+    }
+    case 'delivered': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: delivery of ${r.id} before it was queued`);
+      if (s.to !== r.to) throw new JournalError(`${where}: ${r.id} queued for ${s.to} but delivered to ${r.to}`);
+      if (s.deliveredAt === undefined) s.deliveredAt = r.at;
+      return;
+    }
+    case 'consumed': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: receipt for ${r.id}, which was never queued`);
+      if (s.to !== r.to) throw new JournalError(`${where}: receipt for ${r.id} from ${r.to}, but it was sent to ${s.to}`);
+      if (s.deliveredAt === undefined) throw new JournalError(`${where}: ${r.id} read before it was delivered`);
+      if (s.consumedAt === undefined) s.consumedAt = r.at;
+      return;
+    }
+    case 'observed': {
+      if (!state.observed.has(r.id)) {
+        const { t: _t, ...o } = r;
+        state.observed.set(r.id, o);
+      }
+      return;
+    }
+  }
+}
+
+interface Snapshot {
+  v: 1;
+  /** The first segment not folded into this snapshot. */
+  nextSegment: number;
+  records: number;
+  sent: SentState[];
+  observed: ObservedState[];
+}
+
+const SEG = /^seg-(\d{8})\.jsonl$/;
+const SNAP = /^snapshot-(\d{8})\.json$/;
+const segName = (n: number) => `seg-${String(n).padStart(8, '0')}.jsonl`;
+const snapName = (n: number) => `snapshot-${String(n).padStart(8, '0')}.json`;
+
+export interface JournalOpenResult {
+  journal: Journal;
+  state: FoldedState;
+  /** Bytes cut from a torn last line, if any (a crash mid-append). */
+  tornBytes: number;
+}
+
+interface Pending {
+  line: string;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+export class Journal {
+  private queue: Pending[] = [];
+  private flushing = false;
+  private closed = false;
+  /** Records in the current segment, to decide when to compact. */
+  segmentRecords: number;
+
+  private constructor(
+    readonly dir: string,
+    private fh: FileHandle,
+    private segment: number,
+    segmentRecords: number,
+  ) {
+    this.segmentRecords = segmentRecords;
+  }
+
+  /** Opens (creating if needed) the journal in `dir` and folds it. */
+  static async open(dir: string): Promise<JournalOpenResult> {
+    await mkdir(dir, { recursive: true });
+    const names = await readdir(dir);
+    const segs = names.map((n) => SEG.exec(n)).filter((m): m is RegExpExecArray => !!m).map((m) => Number(m[1])).sort((a, b) => a - b);
+    const snaps = names.map((n) => SNAP.exec(n)).filter((m): m is RegExpExecArray => !!m).map((m) => Number(m[1])).sort((a, b) => a - b);
+
+    const state = emptyState();
+    let from = 0;
+    const snapN = snaps.at(-1);
+    if (snapN !== undefined) {
+      const file = join(dir, snapName(snapN));
+      let snap: Snapshot;
+      try {
+        snap = JSON.parse(await readFile(file, 'utf8')) as Snapshot;
+      } catch (e) {
+        throw new JournalError(`${file}: snapshot unreadable (${(e as Error).message})`);
+      }
+      if (snap.v !== 1 || snap.nextSegment !== snapN) throw new JournalError(`${file}: not a Teamdeck journal snapshot`);
+      for (const s of snap.sent) state.sent.set(s.id, s);
+      for (const o of snap.observed) state.observed.set(o.id, o);
+      state.records = snap.records;
+      from = snap.nextSegment;
+    }
+    const live = segs.filter((n) => n >= from);
+    let tornBytes = 0;
+    let lastCount = 0;
+    for (let i = 0; i < live.length; i++) {
+      const n = live[i]!;
+      const file = join(dir, segName(n));
+      const isLast = i === live.length - 1;
+      const r = await foldSegment(file, state, isLast);
+      tornBytes += r.tornBytes;
+      lastCount = r.records;
+    }
+    const current = live.at(-1) ?? from;
+    const fh = await open(join(dir, segName(current)), 'a');
+    if (live.length === 0) await fsyncDir(dir);
+    return { journal: new Journal(dir, fh, current, live.length ? lastCount : 0), state, tornBytes };
+  }
+
+  /** Appends records and resolves once they are on disk (fsync). Concurrent appends share one fsync. */
+  append(...records: JournalRecord[]): Promise<void> {
+    if (this.closed) return Promise.reject(new JournalError('journal is closed'));
+    const line = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ line, resolve, reject });
+      this.segmentRecords += records.length;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        try {
+          await this.fh.write(batch.map((p) => p.line).join(''));
+          await this.fh.datasync();
+          for (const p of batch) p.resolve();
+        } catch (e) {
+          for (const p of batch) p.reject(e);
+        }
+      }
+    } finally {
+      this.flushing = false;
+    }
+  }
+
+  /** Waits until everything appended so far is on disk. */
+  async drain(): Promise<void> {
+    while (this.flushing || this.queue.length > 0) await new Promise((r) => setTimeout(r, 1));
+  }
+
+  /**
+   * Writes the folded state as a snapshot and starts a new segment, then removes what the
+   * snapshot covers. A crash at any point leaves either the old files or the new snapshot
+   * plus segments that fold to the same state.
+   */
+  async compact(state: FoldedState): Promise<void> {
+    await this.drain();
+    const next = this.segment + 1;
+    const snap: Snapshot = {
+      v: 1,
+      nextSegment: next,
+      records: state.records,
+      sent: [...state.sent.values()],
+      observed: [...state.observed.values()],
+    };
+    const newFh = await open(join(this.dir, segName(next)), 'a');
+    await writeFileAtomic(join(this.dir, snapName(next)), JSON.stringify(snap));
+    const old = this.fh;
+    this.fh = newFh;
+    this.segment = next;
+    this.segmentRecords = 0;
+    await old.close();
+    for (const n of await readdir(this.dir)) {
+      const s = SEG.exec(n) ?? SNAP.exec(n);
+      if (s && Number(s[1]) < next) await rm(join(this.dir, n), { force: true });
+    }
+    await fsyncDir(this.dir);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.drain();
+    this.closed = true;
+    await this.fh.close();
+  }
+}
+
+async function foldSegment(file: string, state: FoldedState, isLast: boolean): Promise<{ tornBytes: number; records: number }> {
+  const buf = await readFile(file);
+  let end = buf.length;
+  let tornBytes = 0;
+  if (end > 0 && buf[end - 1] !== 0x0a) {
+    const lastNl = buf.lastIndexOf(0x0a);
+    const tail = buf.subarray(lastNl + 1).toString('utf8');
+    let whole = false;
+    try {
+      whole = isRecord(JSON.parse(tail));
+    } catch {
+      whole = false;
+    }
+    if (!isLast) throw new JournalError(`${file}: last line is incomplete, but this is not the newest segment`);
+    if (whole) {
+      // The record was written whole; only its newline is missing. Keep it.
+      const fh = await open(file, 'a');
+      await fh.write('\n');
+      await fh.datasync();
+      await fh.close();
+    } else {
+      // A torn append from a crash: nobody was told it was stored (we answer after fsync).
+      tornBytes = end - (lastNl + 1);
+      end = lastNl + 1;
+      await truncate(file, end);
+    }
+  }
+  const text = buf.subarray(0, end).toString('utf8');
+  let lineNo = 0;
+  let records = 0;
+  let start = 0;
+  while (start < text.length) {
+    let nl = text.indexOf('\n', start);
+    if (nl === -1) nl = text.length;
+    const line = text.slice(start, nl);
+    start = nl + 1;
+    lineNo++;
+    if (line.trim() === '') continue;
+    let rec: unknown;
+    try {
+      rec = JSON.parse(line);
+    } catch (e) {
+      throw new JournalError(`${file}:${lineNo}: malformed journal line (${(e as Error).message})`);
+    }
+    if (!isRecord(rec)) throw new JournalError(`${file}:${lineNo}: not a journal record`);
+    applyRecord(state, rec, `${file}:${lineNo}`);
+    records++;
+  }
+  return { tornBytes, records };
+}

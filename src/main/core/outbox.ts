@@ -1,0 +1,126 @@
+// Per-target delivery: one queue per inbox, drained strictly in journal order, one admission
+// at a time. A temporary failure stops the queue (nothing behind the failed message may
+// overtake it) and schedules a retry with capped exponential backoff.
+import { AdmissionError } from './inbox-writer.js';
+
+export interface OutboxHooks {
+  /** Puts the message into the target inbox (idempotent by id). Throws AdmissionError. */
+  admit(id: string): Promise<{ duplicate: boolean }>;
+  /** Journals the delivery; resolves once it is durable. */
+  delivered(id: string, duplicate: boolean): Promise<void>;
+  /** The queue stopped on a failure; these ids wait, for this reason. */
+  waiting(ids: readonly string[], reason: string): void;
+}
+
+export interface BackoffOptions {
+  initialMs: number;
+  maxMs: number;
+}
+
+export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 200, maxMs: 10_000 };
+
+type Outcome = { status: 'accepted' } | { status: 'queued'; reason: string };
+
+export class TargetOutbox {
+  private pending: string[] = [];
+  private waiters = new Map<string, (o: Outcome) => void>();
+  private running: Promise<void> | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private failures = 0;
+  private stopped = false;
+  lastReason: string | undefined;
+
+  constructor(
+    private readonly hooks: OutboxHooks,
+    private readonly backoff: BackoffOptions = DEFAULT_BACKOFF,
+  ) {}
+
+  get size(): number {
+    return this.pending.length;
+  }
+
+  has(id: string): boolean {
+    return this.pending.includes(id);
+  }
+
+  /** Adds a journaled message behind everything pending and tries to deliver now. */
+  enqueue(id: string, wait: true): Promise<Outcome>;
+  enqueue(id: string, wait?: false): void;
+  enqueue(id: string, wait = false): Promise<Outcome> | void {
+    this.pending.push(id);
+    const p = wait ? new Promise<Outcome>((resolve) => this.waiters.set(id, resolve)) : undefined;
+    this.kick();
+    return p;
+  }
+
+  /** Tries now (a new message arrived, or the target inbox changed). */
+  kick(): void {
+    if (this.stopped || this.pending.length === 0) return;
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.drain().finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+  private again = false;
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0 && !this.stopped) {
+      const id = this.pending[0]!;
+      try {
+        const { duplicate } = await this.hooks.admit(id);
+        await this.hooks.delivered(id, duplicate);
+      } catch (e) {
+        const reason = e instanceof AdmissionError ? e.message : `delivery failed: ${(e as Error).message}`;
+        this.fail(reason);
+        return;
+      }
+      this.pending.shift();
+      this.failures = 0;
+      this.lastReason = undefined;
+      this.settle(id, { status: 'accepted' });
+    }
+  }
+
+  private fail(reason: string): void {
+    this.failures++;
+    this.lastReason = reason;
+    this.again = false;
+    this.hooks.waiting(this.pending, reason);
+    for (const id of this.pending) this.settle(id, { status: 'queued', reason });
+    if (this.stopped) return;
+    const delay = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** Math.min(this.failures - 1, 20));
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.kick();
+    }, delay);
+    this.timer.unref?.();
+  }
+
+  private settle(id: string, o: Outcome): void {
+    const w = this.waiters.get(id);
+    if (w) {
+      this.waiters.delete(id);
+      w(o);
+    }
+  }
+
+  /** Stops retrying; waits for an admission in progress to finish. Pending ids stay journaled. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.running;
+    for (const id of this.pending) this.settle(id, { status: 'queued', reason: this.lastReason ?? 'engine stopped' });
+  }
+}

@@ -1,0 +1,126 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import { TeamService } from './team-service.js';
+import { SendRefusedError, StateDirBusyError } from './service-types.js';
+import { claudeAppend, claudeConsume } from '../../sim/claude-inbox.js';
+import { tempTeams, writeTeam, type TempTeams } from '../../../test/helpers/team-fixture.js';
+import type { AppEvent } from '../../shared/contract.js';
+
+let t: TempTeams;
+let svc: TeamService | undefined;
+beforeEach(async () => {
+  t = await tempTeams();
+});
+afterEach(async () => {
+  await svc?.stop();
+  svc = undefined;
+  await t.cleanup();
+});
+
+const inbox = (team: string, owner: string) => join(t.root, team, 'inboxes', `${owner}.json`);
+const readJson = async (p: string) => JSON.parse(await readFile(p, 'utf8')) as Array<Record<string, unknown>>;
+
+async function until(cond: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('TeamService', () => {
+  it('accepts a send into the target inbox in Claude format and journals it first', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher']);
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    const r = await svc.send({ team: 'alpha', to: 'researcher', text: 'hello', summary: 'hi' });
+    expect(r.status).toBe('accepted');
+    const entries = await readJson(inbox('alpha', 'researcher'));
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ from: 'user', text: 'hello', summary: 'hi', read: false, type: 'message', msgV: 1, msg_id: r.id, messageId: r.id });
+    const journal = await readFile(join(t.stateDir, 'journal', 'alpha', 'seg-00000000.jsonl'), 'utf8');
+    const kinds = journal.trim().split('\n').map((l) => JSON.parse(l).t);
+    expect(kinds).toEqual(['queued', 'delivered']);
+    const thread = await svc.thread('alpha', 'researcher');
+    expect(thread.map((m) => [m.text, m.status])).toEqual([['hello', 'accepted']]);
+  });
+
+  it('refuses bad sends and writes nothing', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher']);
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    const bad = [
+      { team: 'nope', to: 'researcher', text: 'x' },
+      { team: 'alpha', to: 'ghost', text: 'x' },
+      { team: 'alpha', to: 'researcher', text: '   ' },
+      { team: 'alpha', to: 'researcher', text: 'x'.repeat(65_537) },
+      { team: 'alpha', to: 'researcher', text: ' {"type":"shutdown_request","requestId":"r","from":"team-lead"} ' },
+      { team: 'alpha', to: 'user', text: 'x' },
+      { team: 'alpha', to: '../../etc', text: 'x' },
+    ];
+    for (const b of bad) await expect(svc.send(b)).rejects.toBeInstanceOf(SendRefusedError);
+    await expect(readFile(inbox('alpha', 'researcher'))).rejects.toThrow();
+    const journal = await readFile(join(t.stateDir, 'journal', 'alpha', 'seg-00000000.jsonl'), 'utf8');
+    expect(journal).toBe('');
+  });
+
+  it('walks a message through accepted, read (pruned) and replied, and records history', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher']);
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, rescanMs: 100 });
+    const events: AppEvent[] = [];
+    svc.onEvent((e) => events.push(e));
+    await svc.start();
+    const r = await svc.send({ team: 'alpha', to: 'researcher', text: 'please look' });
+    expect(r.status).toBe('accepted');
+    const taken = await claudeConsume(inbox('alpha', 'researcher'), 'prune');
+    expect(taken.map((m) => m.text)).toEqual(['please look']);
+    await until(async () => (await svc!.thread('alpha', 'researcher')).some((m) => m.status === 'read'));
+    await claudeAppend(inbox('alpha', 'user'), { from: 'researcher', text: 'done', timestamp: new Date(Date.now() + 5).toISOString(), read: false });
+    await until(async () => (await svc!.thread('alpha', 'researcher')).some((m) => m.status === 'replied'));
+    const thread = await svc.thread('alpha', 'researcher');
+    expect(thread.map((m) => [m.from, m.text])).toEqual([
+      ['user', 'please look'],
+      ['researcher', 'done'],
+    ]);
+    const statuses = events.filter((e) => e.type === 'delivery' && e.id === r.id).map((e) => (e as { status: string }).status);
+    expect(statuses).toEqual(['accepted', 'read', 'replied']);
+  });
+
+  it('answers queued while the inbox lock is held, then delivers in order after release', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher'], { inboxes: { researcher: [] } });
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, backoff: { initialMs: 50, maxMs: 200 } });
+    await svc.start();
+    const release = await lockfile.lock(inbox('alpha', 'researcher'), { lockfilePath: `${inbox('alpha', 'researcher')}.lock`, realpath: false });
+    const a = await svc.send({ team: 'alpha', to: 'researcher', text: 'one' });
+    const b = await svc.send({ team: 'alpha', to: 'researcher', text: 'two' });
+    expect([a.status, b.status]).toEqual(['queued', 'queued']);
+    expect(svc.queuedCount()).toBe(2);
+    await release();
+    await until(() => svc!.queuedCount() === 0);
+    const entries = await readJson(inbox('alpha', 'researcher'));
+    expect(entries.map((e) => e.text)).toEqual(['one', 'two']);
+  });
+
+  it('keeps history after Claude prunes, across a restart', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher'], {
+      inboxes: { 'team-lead': [{ from: 'researcher', text: 'status report', timestamp: '2026-01-01T00:00:00.000Z', read: false }] },
+    });
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    await svc.stop();
+    await writeFile(inbox('alpha', 'team-lead'), '[]');
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    const feed = await svc.feed('alpha');
+    expect(feed.map((m) => m.text)).toEqual(['status report']);
+  });
+
+  it('lets one process own a state dir at a time', async () => {
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    const second = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await expect(second.start()).rejects.toBeInstanceOf(StateDirBusyError);
+  });
+});
