@@ -1,0 +1,319 @@
+// An in-memory TeamdeckApi for tests and the development harness. Never imported by the shipped
+// entry (main.tsx). It behaves like the host as far as the UI can tell: one snapshot, then events;
+// sends are refused, accepted or queued, and accepted ones advance to read and replied.
+import type { AppEvent, Result, Settings, Snapshot, TeamdeckApi } from '../../../shared/contract';
+import type {
+  DeliveryStatus,
+  Frame,
+  FrameType,
+  RosterEntry,
+  SendRequest,
+  SendResult,
+  TeamProblem,
+  TeamSummary,
+  ThreadMessage,
+} from '../../../shared/types';
+import { inThread } from '../state/deck-state';
+
+export type FakeScenario = 'demo' | 'empty' | 'big';
+
+export interface FakeApiOptions {
+  scenario?: FakeScenario;
+  now?: () => number;
+  /** Simulated latency of every call, in ms. */
+  latencyMs?: number;
+  /** Time between delivery steps (accepted -> read -> replied); 0 turns the progression off. */
+  stepMs?: number;
+  /** Messages in the researcher thread for the 'big' scenario. */
+  bigCount?: number;
+}
+
+export interface FakeApi extends TeamdeckApi {
+  /** Pushes an event as the host would. */
+  emit(ev: AppEvent): void;
+  /** Adds a message to a team as if it had been seen in an inbox, and pushes it. */
+  deliver(team: string, msg: Omit<ThreadMessage, 'id' | 'team' | 'timestamp' | 'read'> & { id?: string }): ThreadMessage;
+  /** Every send the fake received, refused or not. */
+  readonly sent: SendRequest[];
+  stopTimers(): void;
+}
+
+interface FakeTeam {
+  summary: TeamSummary;
+  roster: RosterEntry[];
+  messages: ThreadMessage[];
+}
+
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+
+function ok<T>(value: T): Result<T> {
+  return { ok: true, value };
+}
+
+function fail<T>(code: 'refused' | 'invalid' | 'not_found' | 'internal', message: string): Result<T> {
+  return { ok: false, error: { code, message } };
+}
+
+function looksLikeFrame(text: string): boolean {
+  const t = text.trim();
+  if (!t.startsWith('{')) return false;
+  try {
+    const v = JSON.parse(t) as Record<string, unknown>;
+    return !!v && typeof v === 'object' && Object.keys(v).some((k) => k.trim().toLowerCase() === 'type');
+  } catch {
+    return false;
+  }
+}
+
+export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
+  const now = opts.now ?? (() => Date.now());
+  const latency = opts.latencyMs ?? 0;
+  const stepMs = opts.stepMs ?? 1500;
+  const scenario = opts.scenario ?? 'demo';
+  const listeners = new Set<(ev: AppEvent) => void>();
+  const timers = new Set<ReturnType<typeof setTimeout>>();
+  const teams = new Map<string, FakeTeam>();
+  const sent: SendRequest[] = [];
+  let seq = 0;
+  let teamsRoot = '/home/me/.claude/teams';
+  let settings: Settings = { teamsDir: '', idleMinutes: 5, notifications: true };
+  const problems: TeamProblem[] = [];
+  let queued = 0;
+
+  const later = (ms: number, f: () => void) => {
+    const t = setTimeout(() => {
+      timers.delete(t);
+      f();
+    }, ms);
+    timers.add(t);
+  };
+  const answer = <T>(r: Result<T>): Promise<Result<T>> =>
+    latency > 0 ? new Promise((res) => later(latency, () => res(r))) : Promise.resolve(r);
+  const emit = (ev: AppEvent) => {
+    for (const l of [...listeners]) l(ev);
+  };
+
+  const makeMsg = (team: string, from: string, to: string, text: string, time: number, extra: Partial<ThreadMessage> = {}): ThreadMessage => ({
+    id: extra.id ?? `m-${++seq}`,
+    team,
+    from,
+    to,
+    text,
+    timestamp: new Date(time).toISOString(),
+    time,
+    read: false,
+    ...extra,
+  });
+  const frameMsg = (team: string, from: string, to: string, type: FrameType, fields: Record<string, unknown>, time: number) => {
+    const all = { type, from, timestamp: new Date(time).toISOString(), ...fields };
+    const frame: Frame = { type, fields: all };
+    return makeMsg(team, from, to, JSON.stringify(all), time, { frame });
+  };
+  const summaryOf = (t: FakeTeam): TeamSummary => ({ ...t.summary, memberCount: t.roster.filter((r) => r.inConfig).length });
+
+  const member = (name: string, extra: Partial<RosterEntry>): RosterEntry => ({
+    name,
+    inboxName: name,
+    isLead: false,
+    inConfig: true,
+    state: 'active',
+    ...extra,
+  });
+
+  function seedDemo(bigCount: number) {
+    const t0 = now();
+    const id = 'analysis';
+    const m: ThreadMessage[] = [];
+    const day1 = t0 - 26 * HOUR;
+    m.push(makeMsg(id, 'user', 'team-lead', 'Please split the auth review between researcher and implementer.', day1, { status: 'replied' }));
+    m.push(makeMsg(id, 'team-lead', 'user', 'Done. **researcher** reads the code, **implementer** fixes. I will report back.', day1 + 2 * MIN, { summary: 'Work split' }));
+    m.push(makeMsg(id, 'team-lead', 'researcher', 'Review `src/auth.ts` for the session bug.', day1 + 3 * MIN));
+    m.push(frameMsg(id, 'researcher', 'team-lead', 'plan_approval_request', { planFilePath: 'plans/auth.md', planContent: '1. read\n2. fix', requestId: 'p-1' }, day1 + 5 * MIN));
+    m.push(frameMsg(id, 'team-lead', 'researcher', 'plan_approval_response', { requestId: 'p-1', approved: true }, day1 + 6 * MIN));
+    const base = t0 - 40 * MIN;
+    if (bigCount > 0) {
+      for (let i = 0; i < bigCount; i++) {
+        const at = t0 - 50 * MIN - (bigCount - i) * 37_000;
+        const fromUser = i % 3 === 0;
+        m.push(
+          fromUser
+            ? makeMsg(id, 'user', 'researcher', `Question ${i}: what about case ${i}?`, at, { status: 'replied' })
+            : makeMsg(id, 'researcher', 'user', i % 10 === 1 ? `Result ${i}:\n\n- checked \`case_${i}\`\n- no regressions\n\n\`\`\`ts\nexpect(run(${i})).toBe(true);\n\`\`\`` : `Answer ${i}: looks fine.`, at),
+        );
+      }
+    }
+    m.push(makeMsg(id, 'researcher', 'user', 'Found the bug in `auth.ts`: the session token is refreshed **after** the expiry check.\n\n```ts\nif (isExpired(token)) logout();\ntoken = refresh(token); // too late\n```\n\nSee [RFC 6749 §6](https://www.rfc-editor.org/rfc/rfc6749#section-6).', base, { summary: 'Bug found in auth.ts' }));
+    m.push(makeMsg(id, 'user', 'researcher', 'please fix it and add a test', base + 1 * MIN, { status: 'read' }));
+    m.push(makeMsg(id, 'researcher', 'implementer', 'Can you take the fix? I will write the test.', base + 2 * MIN));
+    m.push(makeMsg(id, 'implementer', 'researcher', 'Yes, on it.', base + 3 * MIN));
+    m.push(frameMsg(id, 'researcher', 'team-lead', 'idle_notification', { idleReason: 'available', completedTaskId: '3', completedStatus: 'resolved' }, base + 9 * MIN));
+    m.push(makeMsg(id, 'user', 'researcher', 'also check logout', base + 10 * MIN, { status: 'queued', queuedReason: 'inbox is locked by another writer' }));
+    m.push(makeMsg(id, 'researcher', 'user', 'Things I checked:\n\n1. token refresh order\n2. logout clears the cookie\n3. raw HTML stays text: <img src=x onerror=alert(1)>', base + 12 * MIN));
+    m.push(makeMsg(id, 'researcher', 'user', 'Test added in `auth.test.ts`; all green.', t0 - 2 * MIN, { summary: 'Test added' }));
+    m.push(frameMsg(id, 'team-lead', 'tester', 'shutdown_request', { requestId: 's-1', reason: 'work done' }, t0 - 30 * MIN));
+    m.push(frameMsg(id, 'tester', 'team-lead', 'shutdown_approved', { requestId: 's-1', paneId: '%4', backendType: 'tmux' }, t0 - 29 * MIN));
+    m.push(makeMsg(id, 'tester', 'user', 'All 214 tests pass. Shutting down.', t0 - 31 * MIN));
+    m.push(makeMsg(id, 'user', 'implementer', 'ping me when the fix is merged', t0 - 15 * MIN, { status: 'accepted' }));
+    m.sort((a, b) => a.time - b.time);
+
+    teams.set(id, {
+      summary: { id, name: 'analysis', description: 'Auth review', createdAt: day1 - HOUR, memberCount: 3, problems: [] },
+      roster: [
+        member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/proj', joinedAt: day1 - HOUR, lastEventAt: t0 - 8 * MIN, backendType: 'in-process' }),
+        member('researcher', { agentType: 'general-purpose', model: 'sonnet', color: 'blue', cwd: '/home/me/proj', joinedAt: day1 - 50 * MIN, lastEventAt: t0 - 2 * MIN, backendType: 'tmux' }),
+        member('implementer', { agentType: 'general-purpose', model: 'sonnet', color: 'green', cwd: '/home/me/proj', joinedAt: day1 - 50 * MIN, lastEventAt: t0 - 4 * MIN - 30_000, backendType: 'tmux' }),
+        member('tester', { agentType: 'general-purpose', model: 'haiku', inConfig: false, state: 'terminated', lastEventAt: t0 - 29 * MIN }),
+      ],
+      messages: m,
+    });
+
+    const d = 'docs-sprint';
+    const dt = t0 - 3 * HOUR;
+    teams.set(d, {
+      summary: { id: d, name: 'docs sprint', createdAt: dt, memberCount: 2, problems: [] },
+      roster: [
+        member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/docs', joinedAt: dt, lastEventAt: dt + HOUR }),
+        member('doc-writer-1', { agentType: 'general-purpose', model: 'sonnet', cwd: '/home/me/docs', joinedAt: dt + MIN, lastEventAt: dt + 2 * HOUR }),
+      ],
+      messages: [
+        makeMsg(d, 'doc-writer-1', 'user', 'Draft of the *Getting started* page is ready for review.', dt + 2 * HOUR),
+        frameMsg(d, 'doc-writer-1', 'team-lead', 'idle_notification', { idleReason: 'available' }, dt + 2 * HOUR + MIN),
+      ],
+    });
+    problems.push({
+      kind: 'inbox',
+      file: 'analysis/inboxes/implementer.json',
+      message: 'Inbox is not valid JSON (unexpected end of input)',
+      preservedAt: '.teamdeck/preserved/analysis/implementer.json.bak',
+    });
+    queued = 1;
+  }
+
+  if (scenario !== 'empty') seedDemo(scenario === 'big' ? (opts.bigCount ?? 10_000) : 0);
+
+  const snapshot = (): Snapshot => ({
+    teamsRoot,
+    rootSource: settings.teamsDir ? 'setting' : 'default',
+    alsoLooked: ['$CLAUDE_CONFIG_DIR/teams (not set)', '/home/me/.config/claude/teams'],
+    watching: true,
+    teams: [...teams.values()].map(summaryOf),
+    problems: [...problems],
+    settings,
+    queuedCount: queued,
+    now: now(),
+    canStartDemo: true,
+  });
+
+  const findTeam = (team: string) => teams.get(team);
+
+  function push(team: FakeTeam, msg: ThreadMessage) {
+    team.messages.push(msg);
+    const r = team.roster.find((x) => x.name === msg.from);
+    if (r && msg.time > (r.lastEventAt ?? 0)) r.lastEventAt = msg.time;
+    emit({ type: 'message', team: team.summary.id, message: { ...msg } });
+  }
+
+  function setStatus(team: FakeTeam, id: string, to: string, status: DeliveryStatus, reason?: string) {
+    const msg = team.messages.find((x) => x.id === id);
+    if (msg) msg.status = status;
+    emit({ type: 'delivery', team: team.summary.id, id, to, status, ...(reason ? { reason } : {}) });
+  }
+
+  const api: FakeApi = {
+    sent,
+    emit,
+    stopTimers() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+    },
+    deliver(teamId, partial) {
+      const team = findTeam(teamId);
+      if (!team) throw new Error(`no team ${teamId}`);
+      const msg = makeMsg(teamId, partial.from, partial.to, partial.text, partial.time, partial);
+      push(team, msg);
+      return msg;
+    },
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    getSnapshot: () => answer(ok(snapshot())),
+    getRoster(team) {
+      const t = findTeam(team);
+      return answer(t ? ok(t.roster.map((r) => ({ ...r }))) : fail('not_found', `No team "${team}"`));
+    },
+    getThread(team, memberName) {
+      const t = findTeam(team);
+      if (!t) return answer(fail('not_found', `No team "${team}"`));
+      return answer(ok(t.messages.filter((m) => inThread(m, memberName)).map((m) => ({ ...m }))));
+    },
+    getFeed(team) {
+      const t = findTeam(team);
+      return answer(t ? ok(t.messages.map((m) => ({ ...m }))) : fail('not_found', `No team "${team}"`));
+    },
+    send(req) {
+      sent.push(req);
+      const t = findTeam(req.team);
+      if (!t) return answer(fail('not_found', `No team "${req.team}"`));
+      const target = t.roster.find((r) => r.name === req.to);
+      if (!target) return answer(fail('refused', `${req.to} is not a member of ${t.summary.name}`));
+      if (!req.text.trim()) return answer(fail('refused', 'The message is empty.'));
+      if (looksLikeFrame(req.text)) return answer(fail('refused', 'This text looks like a protocol frame (a JSON object with a "type"); teammates would read it as a command, so it was not sent.'));
+      if (target.state === 'terminated') return answer(fail('refused', `${req.to} has shut down; nothing reads its inbox any more.`));
+      const at = now();
+      const isQueued = req.to === 'implementer';
+      const result: SendResult = isQueued
+        ? { id: `s-${++seq}`, status: 'queued', reason: 'inbox unreadable; its bytes were kept' }
+        : { id: `s-${++seq}`, status: 'accepted' };
+      const msg = makeMsg(req.team, 'user', req.to, req.text, at, {
+        id: result.id,
+        status: result.status,
+        ...(req.summary ? { summary: req.summary } : {}),
+        ...(result.reason ? { queuedReason: result.reason } : {}),
+      });
+      t.messages.push(msg);
+      if (isQueued) {
+        queued++;
+        emit({ type: 'queued-count', count: queued });
+      }
+      if (stepMs > 0) {
+        const steps: [number, () => void][] = [];
+        if (isQueued)
+          steps.push([3 * stepMs, () => {
+            queued = Math.max(0, queued - 1);
+            setStatus(t, result.id, req.to, 'accepted');
+            emit({ type: 'queued-count', count: queued });
+          }]);
+        const off = isQueued ? 3 * stepMs : 0;
+        steps.push([off + stepMs, () => setStatus(t, result.id, req.to, 'read')]);
+        steps.push([off + 2 * stepMs, () => {
+          push(t, makeMsg(req.team, req.to, 'user', `On it: _${req.text.slice(0, 60)}_`, now()));
+          setStatus(t, result.id, req.to, 'replied');
+          emit({ type: 'roster', team: req.team, roster: t.roster.map((r) => ({ ...r })) });
+        }]);
+        for (const [ms, f] of steps) later(ms, f);
+      }
+      return answer(ok(result));
+    },
+    getSettings: () => answer(ok(settings)),
+    setSettings(patch) {
+      settings = { ...settings, ...patch };
+      if (patch.teamsDir !== undefined) {
+        teamsRoot = patch.teamsDir || '/home/me/.claude/teams';
+        later(0, () => emit({ type: 'snapshot', snapshot: snapshot() }));
+      }
+      return answer(ok(settings));
+    },
+    startDemo() {
+      if (teams.size === 0) seedDemo(0);
+      later(0, () => emit({ type: 'teams', teams: [...teams.values()].map(summaryOf) }));
+      return answer(ok({ teamsRoot, team: 'analysis' }));
+    },
+    openExternal(url) {
+      if (!/^https?:\/\//i.test(url)) return answer(fail('invalid', 'Only http(s) links open externally.'));
+      return answer(ok(null));
+    },
+  };
+  return api;
+}

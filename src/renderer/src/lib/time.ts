@@ -1,0 +1,80 @@
+// Time formatting for the thread, feed and roster. Pure: every function takes `now` so it can be
+// driven by the app's ticking clock (aligned to the host) and tested without fake timers.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** Local calendar day of a timestamp, e.g. "2026-02-09"; used to place day separators. */
+export function dayKey(t: number): string {
+  const d = new Date(t);
+  const mm = String(d.getMonth() + 1).padStart(2, '0');
+  const dd = String(d.getDate()).padStart(2, '0');
+  return `${d.getFullYear()}-${mm}-${dd}`;
+}
+
+function startOfDay(t: number): number {
+  const d = new Date(t);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+/** Whole calendar days between two instants in local time (0 = same day, 1 = yesterday). */
+export function calendarDaysBetween(earlier: number, later: number): number {
+  return Math.round((startOfDay(later) - startOfDay(earlier)) / (24 * HOUR));
+}
+
+/** "14:02" in the user's locale, 24h or 12h as the locale prefers. */
+export function clockTime(t: number, locale?: string): string {
+  return new Date(t).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+}
+
+/** The exact time for tooltips: weekday, full date and seconds. */
+export function exactTime(t: number, locale?: string): string {
+  if (!t) return 'unknown time';
+  return new Date(t).toLocaleString(locale, {
+    weekday: 'short',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
+/** Short relative time: "just now", "4 min ago", "3 h ago", "yesterday 14:02", "9 Feb 14:02". */
+export function relativeTime(t: number, now: number, locale?: string): string {
+  if (!t) return '—';
+  const diff = now - t;
+  // A little clock skew between writers is normal; do not show "in 20 s".
+  if (diff < -MINUTE) return clockTime(t, locale);
+  if (diff < 45_000) return 'just now';
+  if (diff < HOUR) return `${Math.max(1, Math.round(diff / MINUTE))} min ago`;
+  const days = calendarDaysBetween(t, now);
+  if (diff < 12 * HOUR || (days === 0 && diff < 24 * HOUR)) return `${Math.floor(diff / HOUR)} h ago`;
+  if (days === 1) return `yesterday ${clockTime(t, locale)}`;
+  const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear();
+  const date = new Date(t).toLocaleDateString(locale, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
+  return `${date} ${clockTime(t, locale)}`;
+}
+
+/** "last seen 3 min ago" for presence tooltips. */
+export function lastSeen(t: number | undefined, now: number, locale?: string): string {
+  if (!t) return 'no activity seen yet';
+  return `last seen ${relativeTime(t, now, locale)}`;
+}
+
+/** Label of a day separator: "Today", "Yesterday", else the weekday and date. */
+export function dayLabel(t: number, now: number, locale?: string): string {
+  if (!t) return 'Unknown date';
+  const days = calendarDaysBetween(t, now);
+  if (days === 0) return 'Today';
+  if (days === 1) return 'Yesterday';
+  const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear();
+  return new Date(t).toLocaleDateString(locale, {
+    weekday: 'long',
+    day: 'numeric',
+    month: 'long',
+    ...(sameYear ? {} : { year: 'numeric' }),
+  });
+}

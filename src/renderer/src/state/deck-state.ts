@@ -1,0 +1,484 @@
+// The renderer's state and every way it changes, as pure functions: the zustand store in
+// store.ts only sequences API calls around these, so all of the logic is testable in Node.
+import type { AppEvent, Settings, Snapshot } from '../../../shared/contract';
+import { isShutdownApproval } from '../../../shared/frame-text';
+import type {
+  DeliveryStatus,
+  RosterEntry,
+  SendRequest,
+  SendResult,
+  TeamProblem,
+  TeamSummary,
+  ThreadMessage,
+} from '../../../shared/types';
+import { laterStatus } from '../lib/delivery';
+
+export type View = 'thread' | 'feed';
+
+export interface Delivery {
+  status: DeliveryStatus;
+  reason?: string;
+}
+
+export interface TeamCache {
+  roster?: RosterEntry[];
+  rosterError?: string;
+  /** Every message of the team this window knows of, oldest first, unique by id. */
+  messages: ThreadMessage[];
+  /** getFeed has been merged in (until then `messages` holds only threads and pushed events). */
+  feedLoaded: boolean;
+  feedError?: string;
+  threadLoaded: Record<string, boolean>;
+  threadError: Record<string, string>;
+  /** Latest delivery state per sent message id; survives a message arriving after its delivery event. */
+  deliveries: Record<string, Delivery>;
+  /** Messages from a member to the user that arrived after the user last viewed that thread. */
+  unread: Record<string, number>;
+}
+
+export interface Draft {
+  text: string;
+  summary: string;
+}
+
+export interface DeckState {
+  phase: 'loading' | 'ready' | 'failed';
+  loadError?: string;
+  teamsRoot: string;
+  rootSource: string;
+  alsoLooked: string[];
+  watching: boolean;
+  canStartDemo: boolean;
+  settings: Settings;
+  teams: TeamSummary[];
+  problems: TeamProblem[];
+  queuedCount: number;
+  /** Host clock minus this window's clock, so presence ages the way the host sees it. */
+  clockOffset: number;
+  /** Host-aligned time, advanced by a timer; everything relative ("3 min ago", dot colours) reads this. */
+  now: number;
+  byTeam: Record<string, TeamCache>;
+  selectedTeam?: string;
+  view: View;
+  /** The open member per team, so switching teams comes back to the same thread. */
+  memberByTeam: Record<string, string>;
+  /** Feed filter per team: a member name, or '' for everyone. */
+  feedFilter: Record<string, string>;
+  /** Keyed by memberKey(team, member). */
+  drafts: Record<string, Draft>;
+  sendErrors: Record<string, string>;
+  sending: Record<string, boolean>;
+  /** Time of the newest message the user has seen per thread (memberKey). */
+  viewedAt: Record<string, number>;
+  /** Messages older than this count as seen when a thread has no viewedAt yet (first launch). */
+  viewedBaseline: number;
+}
+
+export const DEFAULT_SETTINGS: Settings = { teamsDir: '', idleMinutes: 5, notifications: true };
+
+export const USER = 'user';
+
+export function memberKey(team: string, member: string): string {
+  return `${team}/${member}`;
+}
+
+export function initialState(opts: { viewedAt?: Record<string, number>; viewedBaseline: number; now: number }): DeckState {
+  return {
+    phase: 'loading',
+    teamsRoot: '',
+    rootSource: '',
+    alsoLooked: [],
+    watching: false,
+    canStartDemo: false,
+    settings: DEFAULT_SETTINGS,
+    teams: [],
+    problems: [],
+    queuedCount: 0,
+    clockOffset: 0,
+    now: opts.now,
+    byTeam: {},
+    view: 'thread',
+    memberByTeam: {},
+    feedFilter: {},
+    drafts: {},
+    sendErrors: {},
+    sending: {},
+    viewedAt: opts.viewedAt ?? {},
+    viewedBaseline: opts.viewedBaseline,
+  };
+}
+
+export function emptyTeamCache(): TeamCache {
+  return { messages: [], feedLoaded: false, threadLoaded: {}, threadError: {}, deliveries: {}, unread: {} };
+}
+
+function teamCache(s: DeckState, team: string): TeamCache {
+  return s.byTeam[team] ?? emptyTeamCache();
+}
+
+function withTeam(s: DeckState, team: string, next: TeamCache): DeckState {
+  return { ...s, byTeam: { ...s.byTeam, [team]: next } };
+}
+
+// ---------- messages ----------
+
+/** Whether a message belongs in the user's thread with `member`. */
+export function inThread(m: Pick<ThreadMessage, 'from' | 'to' | 'frame'>, member: string): boolean {
+  if (m.from === USER) return m.to === member;
+  if (m.from !== member) return false;
+  // The member's own protocol events (went idle, shutdown approved, plan requested) give the thread
+  // its context even though Claude addresses them to the lead.
+  return m.to === USER || m.frame !== undefined;
+}
+
+/** A message that can make a member's unread badge grow: words to the user, not protocol events. */
+export function isUnreadCandidate(m: Pick<ThreadMessage, 'from' | 'to' | 'frame'>): boolean {
+  return m.from !== USER && m.to === USER && m.frame === undefined;
+}
+
+function mergeMessage(old: ThreadMessage | undefined, inc: ThreadMessage, d: Delivery | undefined): ThreadMessage {
+  const merged: ThreadMessage = old ? { ...old, ...inc, read: old.read || inc.read } : { ...inc };
+  const status = laterStatus(laterStatus(old?.status, inc.status), d?.status);
+  if (status) merged.status = status;
+  else delete merged.status;
+  const reason = status === 'queued' ? (d?.reason ?? inc.queuedReason ?? old?.queuedReason) : undefined;
+  if (reason) merged.queuedReason = reason;
+  else delete merged.queuedReason;
+  return merged;
+}
+
+function upperBound(list: readonly ThreadMessage[], time: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.time <= time) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function lastIndexOfId(list: readonly ThreadMessage[], id: string): number {
+  // Updates nearly always concern recent messages: search from the end.
+  for (let i = list.length - 1; i >= 0; i--) if (list[i]!.id === id) return i;
+  return -1;
+}
+
+/** Inserts or merges one message, keeping time order. `added` is false when the id was known. */
+export function upsertMessage(
+  list: readonly ThreadMessage[],
+  inc: ThreadMessage,
+  deliveries: Record<string, Delivery> = {},
+): { list: ThreadMessage[]; added: boolean } {
+  const idx = lastIndexOfId(list, inc.id);
+  const merged = mergeMessage(idx >= 0 ? list[idx] : undefined, inc, deliveries[inc.id]);
+  if (idx >= 0 && list[idx]!.time === merged.time) {
+    const copy = list.slice();
+    copy[idx] = merged;
+    return { list: copy, added: false };
+  }
+  const rest = idx >= 0 ? list.slice(0, idx).concat(list.slice(idx + 1)) : list.slice();
+  rest.splice(upperBound(rest, merged.time), 0, merged);
+  return { list: rest, added: idx < 0 };
+}
+
+/** Merges a batch (a loaded thread or feed) into the known messages: union by id, time order. */
+export function mergeMessages(
+  list: readonly ThreadMessage[],
+  incoming: readonly ThreadMessage[],
+  deliveries: Record<string, Delivery> = {},
+): ThreadMessage[] {
+  if (incoming.length === 0) return list as ThreadMessage[];
+  const out = list.slice();
+  const at = new Map<string, number>();
+  out.forEach((m, i) => at.set(m.id, i));
+  for (const inc of incoming) {
+    const i = at.get(inc.id);
+    if (i === undefined) {
+      at.set(inc.id, out.length);
+      out.push(mergeMessage(undefined, inc, deliveries[inc.id]));
+    } else {
+      out[i] = mergeMessage(out[i], inc, deliveries[inc.id]);
+    }
+  }
+  // Array.prototype.sort is stable: equal times keep the order they were seen in.
+  return out.sort((a, b) => a.time - b.time);
+}
+
+export function recountUnread(
+  messages: readonly ThreadMessage[],
+  team: string,
+  viewedAt: Record<string, number>,
+  baseline: number,
+): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of messages) {
+    if (!isUnreadCandidate(m)) continue;
+    const seen = viewedAt[memberKey(team, m.from)] ?? baseline;
+    if (m.time > seen) out[m.from] = (out[m.from] ?? 0) + 1;
+  }
+  return out;
+}
+
+// ---------- presence ----------
+
+/** Moves a member's last event forward (or marks it terminated) as its messages arrive, between roster events. */
+export function bumpPresence(roster: RosterEntry[] | undefined, m: ThreadMessage): RosterEntry[] | undefined {
+  if (!roster || m.from === USER) return roster;
+  const terminated = isShutdownApproval(m.frame);
+  const i = roster.findIndex((r) => r.name === m.from);
+  if (i < 0) {
+    // Someone the roster has not heard of yet: show them now; the next roster event fills in the rest.
+    const entry: RosterEntry = {
+      name: m.from,
+      inboxName: m.from,
+      isLead: false,
+      inConfig: false,
+      state: terminated ? 'terminated' : 'active',
+      ...(m.time ? { lastEventAt: m.time } : {}),
+    };
+    return [...roster, entry];
+  }
+  const cur = roster[i]!;
+  const last = m.time && (cur.lastEventAt === undefined || m.time > cur.lastEventAt) ? m.time : cur.lastEventAt;
+  const state = terminated ? 'terminated' : cur.state;
+  if (last === cur.lastEventAt && state === cur.state) return roster;
+  const copy = roster.slice();
+  copy[i] = { ...cur, state, ...(last !== undefined ? { lastEventAt: last } : {}) };
+  return copy;
+}
+
+// ---------- snapshot and events ----------
+
+function pickTeam(teams: readonly TeamSummary[], current: string | undefined): string | undefined {
+  if (current && teams.some((t) => t.id === current)) return current;
+  return teams[0]?.id;
+}
+
+export function applySnapshot(s: DeckState, snap: Snapshot, localNow: number): DeckState {
+  const rootChanged = s.phase === 'ready' && s.teamsRoot !== snap.teamsRoot;
+  const base = rootChanged ? { ...s, byTeam: {}, memberByTeam: {}, feedFilter: {}, selectedTeam: undefined, view: 'thread' as View } : s;
+  return {
+    ...base,
+    phase: 'ready',
+    loadError: undefined,
+    teamsRoot: snap.teamsRoot,
+    rootSource: snap.rootSource,
+    alsoLooked: snap.alsoLooked,
+    watching: snap.watching,
+    canStartDemo: snap.canStartDemo,
+    settings: snap.settings,
+    teams: snap.teams,
+    problems: snap.problems,
+    queuedCount: snap.queuedCount,
+    clockOffset: snap.now - localNow,
+    now: snap.now,
+    selectedTeam: pickTeam(snap.teams, base.selectedTeam),
+  };
+}
+
+function upsertProblem(list: readonly TeamProblem[], p: TeamProblem): TeamProblem[] {
+  const i = list.findIndex((x) => x.kind === p.kind && x.file === p.file);
+  if (i < 0) return [...list, p];
+  const copy = list.slice();
+  copy[i] = p;
+  return copy;
+}
+
+function applyIncomingMessage(s: DeckState, team: string, m: ThreadMessage): DeckState {
+  const cache = teamCache(s, team);
+  const { list, added } = upsertMessage(cache.messages, m, cache.deliveries);
+  let unread = cache.unread;
+  if (added && isUnreadCandidate(m)) {
+    const seen = s.viewedAt[memberKey(team, m.from)] ?? s.viewedBaseline;
+    if (m.time > seen) unread = { ...unread, [m.from]: (unread[m.from] ?? 0) + 1 };
+  }
+  const roster = bumpPresence(cache.roster, m);
+  return withTeam(s, team, { ...cache, messages: list, unread, ...(roster ? { roster } : {}) });
+}
+
+function applyDelivery(s: DeckState, team: string, id: string, status: DeliveryStatus, reason?: string): DeckState {
+  const cache = teamCache(s, team);
+  const prev = cache.deliveries[id];
+  const next = laterStatus(prev?.status, status)!;
+  const delivery: Delivery = { status: next, ...(next === 'queued' && (reason ?? prev?.reason) ? { reason: reason ?? prev?.reason } : {}) };
+  const deliveries = { ...cache.deliveries, [id]: delivery };
+  const i = lastIndexOfId(cache.messages, id);
+  let messages = cache.messages;
+  if (i >= 0) {
+    messages = messages.slice();
+    messages[i] = mergeMessage(messages[i], messages[i]!, delivery);
+  }
+  return withTeam(s, team, { ...cache, deliveries, messages });
+}
+
+/** Applies one event pushed by the host. */
+export function applyEvent(s: DeckState, ev: AppEvent, localNow: number): DeckState {
+  switch (ev.type) {
+    case 'snapshot':
+      return applySnapshot(s, ev.snapshot, localNow);
+    case 'teams':
+      return { ...s, teams: ev.teams, selectedTeam: pickTeam(ev.teams, s.selectedTeam) };
+    case 'message':
+      return applyIncomingMessage(s, ev.team, ev.message);
+    case 'delivery':
+      return applyDelivery(s, ev.team, ev.id, ev.status, ev.reason);
+    case 'roster':
+      return applyRoster(s, ev.team, ev.roster);
+    case 'problem':
+      return { ...s, problems: upsertProblem(s.problems, ev.problem) };
+    case 'queued-count':
+      return { ...s, queuedCount: ev.count };
+    default:
+      return s;
+  }
+}
+
+// ---------- loads ----------
+
+function defaultMember(roster: readonly RosterEntry[]): string | undefined {
+  const visible = roster.filter((r) => r.name !== USER);
+  return (visible.find((r) => r.isLead) ?? visible.find((r) => r.state !== 'terminated') ?? visible[0])?.name;
+}
+
+export function applyRoster(s: DeckState, team: string, roster: RosterEntry[]): DeckState {
+  const cache = teamCache(s, team);
+  const next = withTeam(s, team, { ...cache, roster, rosterError: undefined });
+  const current = s.memberByTeam[team];
+  if (current) return next;
+  const chosen = defaultMember(roster);
+  return chosen ? { ...next, memberByTeam: { ...next.memberByTeam, [team]: chosen } } : next;
+}
+
+export function applyRosterError(s: DeckState, team: string, message: string): DeckState {
+  return withTeam(s, team, { ...teamCache(s, team), rosterError: message });
+}
+
+export function applyThreadLoaded(s: DeckState, team: string, member: string, msgs: readonly ThreadMessage[]): DeckState {
+  const cache = teamCache(s, team);
+  const messages = mergeMessages(cache.messages, msgs, cache.deliveries);
+  const { [member]: _dropped, ...threadError } = cache.threadError;
+  return withTeam(s, team, {
+    ...cache,
+    messages,
+    threadLoaded: { ...cache.threadLoaded, [member]: true },
+    threadError,
+    unread: recountUnread(messages, team, s.viewedAt, s.viewedBaseline),
+  });
+}
+
+export function applyThreadError(s: DeckState, team: string, member: string, message: string): DeckState {
+  const cache = teamCache(s, team);
+  return withTeam(s, team, { ...cache, threadError: { ...cache.threadError, [member]: message } });
+}
+
+export function applyFeedLoaded(s: DeckState, team: string, msgs: readonly ThreadMessage[]): DeckState {
+  const cache = teamCache(s, team);
+  const messages = mergeMessages(cache.messages, msgs, cache.deliveries);
+  return withTeam(s, team, {
+    ...cache,
+    messages,
+    feedLoaded: true,
+    feedError: undefined,
+    unread: recountUnread(messages, team, s.viewedAt, s.viewedBaseline),
+  });
+}
+
+export function applyFeedError(s: DeckState, team: string, message: string): DeckState {
+  return withTeam(s, team, { ...teamCache(s, team), feedError: message });
+}
+
+/** A send the host accepted or queued: the message shows at once with that status; the draft clears. */
+export function applySent(s: DeckState, req: SendRequest, result: SendResult, hostNow: number): DeckState {
+  const key = memberKey(req.team, req.to);
+  const msg: ThreadMessage = {
+    id: result.id,
+    team: req.team,
+    from: USER,
+    to: req.to,
+    text: req.text,
+    ...(req.summary ? { summary: req.summary } : {}),
+    timestamp: new Date(hostNow).toISOString(),
+    time: hostNow,
+    read: false,
+    status: result.status,
+    ...(result.reason ? { queuedReason: result.reason } : {}),
+  };
+  const cache = teamCache(s, req.team);
+  // If the host already pushed this message (or its delivery), keep the host's timestamp and the later status.
+  const known = lastIndexOfId(cache.messages, msg.id);
+  const { list } = known >= 0
+    ? upsertMessage(cache.messages, mergeMessage(msg, cache.messages[known]!, undefined), cache.deliveries)
+    : upsertMessage(cache.messages, msg, cache.deliveries);
+  const { [key]: _d, ...drafts } = s.drafts;
+  const { [key]: _e, ...sendErrors } = s.sendErrors;
+  const { [key]: _s, ...sending } = s.sending;
+  return { ...withTeam(s, req.team, { ...cache, messages: list }), drafts, sendErrors, sending };
+}
+
+// ---------- user intent ----------
+
+export function selectTeam(s: DeckState, team: string): DeckState {
+  if (s.selectedTeam === team) return s;
+  return { ...s, selectedTeam: team, view: 'thread' };
+}
+
+export function selectMember(s: DeckState, team: string, member: string): DeckState {
+  return { ...s, selectedTeam: team, view: 'thread', memberByTeam: { ...s.memberByTeam, [team]: member } };
+}
+
+export function showFeed(s: DeckState, on = true): DeckState {
+  return { ...s, view: on ? 'feed' : 'thread' };
+}
+
+export function setFeedFilter(s: DeckState, team: string, member: string): DeckState {
+  return { ...s, feedFilter: { ...s.feedFilter, [team]: member } };
+}
+
+export function setDraft(s: DeckState, team: string, member: string, patch: Partial<Draft>): DeckState {
+  const key = memberKey(team, member);
+  const cur = s.drafts[key] ?? { text: '', summary: '' };
+  return { ...s, drafts: { ...s.drafts, [key]: { ...cur, ...patch } } };
+}
+
+export function setSending(s: DeckState, team: string, member: string, on: boolean): DeckState {
+  const key = memberKey(team, member);
+  const { [key]: _x, ...rest } = s.sending;
+  const { [key]: _e, ...sendErrors } = s.sendErrors;
+  return on ? { ...s, sending: { ...rest, [key]: true }, sendErrors } : { ...s, sending: rest };
+}
+
+export function setSendError(s: DeckState, team: string, member: string, message: string | undefined): DeckState {
+  const key = memberKey(team, member);
+  const { [key]: _x, ...rest } = s.sendErrors;
+  const { [key]: _s, ...sending } = s.sending;
+  return { ...s, sending, sendErrors: message ? { ...rest, [key]: message } : rest };
+}
+
+/** The user has seen the newest message from `member`: clear its unread badge. */
+export function markViewed(s: DeckState, team: string, member: string): DeckState {
+  const cache = s.byTeam[team];
+  if (!cache) return s;
+  let newest = 0;
+  for (let i = cache.messages.length - 1; i >= 0; i--) {
+    const m = cache.messages[i]!;
+    if (m.from === member && isUnreadCandidate(m)) {
+      newest = m.time;
+      break;
+    }
+  }
+  const key = memberKey(team, member);
+  const seen = s.viewedAt[key] ?? s.viewedBaseline;
+  if (newest <= seen && !cache.unread[member]) return s;
+  const viewedAt = newest > seen ? { ...s.viewedAt, [key]: newest } : s.viewedAt;
+  const { [member]: _u, ...unread } = cache.unread;
+  return { ...withTeam(s, team, { ...cache, unread }), viewedAt };
+}
+
+export function tick(s: DeckState, localNow: number): DeckState {
+  return { ...s, now: localNow + s.clockOffset };
+}
+
+export function applySettings(s: DeckState, settings: Settings): DeckState {
+  return { ...s, settings };
+}

@@ -1,0 +1,262 @@
+// The one zustand store: loads the first state with a single getSnapshot, then applies pushed
+// events. All state transitions are the pure functions of deck-state.ts; this file only sequences
+// API calls around them and remembers which loads are in flight.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { AppEvent, Result, Settings, TeamdeckApi } from '../../../shared/contract';
+import * as D from './deck-state';
+import type { DeckState } from './deck-state';
+
+export interface DeckActions {
+  start(): Promise<void>;
+  stop(): void;
+  retryStart(): Promise<void>;
+  openTeam(team: string): void;
+  openMember(team: string, member: string): void;
+  openFeed(on?: boolean): void;
+  setFeedFilter(team: string, member: string): void;
+  retryThread(team: string, member: string): void;
+  retryFeed(team: string): void;
+  setDraft(team: string, member: string, patch: Partial<D.Draft>): void;
+  send(team: string, member: string): Promise<boolean>;
+  markViewed(team: string, member: string): void;
+  startDemo(): Promise<string | undefined>;
+  saveSettings(patch: Partial<Settings>): Promise<string | undefined>;
+  openExternal(url: string): void;
+}
+
+export type DeckStore = DeckState & { actions: DeckActions };
+
+export interface DeckStoreOptions {
+  /** Where "last viewed" per thread is remembered between launches; null keeps it in memory only. */
+  storage?: Pick<Storage, 'getItem' | 'setItem'> | null;
+  /** How often dots and relative times re-age. */
+  tickMs?: number;
+  /** This window's clock (tests inject one). */
+  now?: () => number;
+}
+
+const VIEWED_KEY = 'teamdeck.viewed.v1';
+
+interface Persisted {
+  baseline: number;
+  at: Record<string, number>;
+}
+
+function readPersisted(storage: DeckStoreOptions['storage'], now: number): Persisted {
+  try {
+    const raw = storage?.getItem(VIEWED_KEY);
+    if (raw) {
+      const v = JSON.parse(raw) as Partial<Persisted>;
+      if (typeof v.baseline === 'number' && v.at && typeof v.at === 'object') return { baseline: v.baseline, at: v.at };
+    }
+  } catch {
+    // A damaged entry only costs unread badges: start over.
+  }
+  return { baseline: now, at: {} };
+}
+
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function call<T>(p: () => Promise<Result<T>>): Promise<Result<T>> {
+  try {
+    return await p();
+  } catch (e) {
+    return { ok: false, error: { code: 'internal', message: `Teamdeck's host did not answer: ${errorText(e)}` } };
+  }
+}
+
+export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): StoreApi<DeckStore> {
+  const clock = opts.now ?? (() => Date.now());
+  const storage = opts.storage === undefined ? (typeof localStorage === 'undefined' ? null : localStorage) : opts.storage;
+  const tickMs = opts.tickMs ?? 10_000;
+  const persisted = readPersisted(storage, clock());
+
+  const inFlight = new Set<string>();
+  let unsubscribe: (() => void) | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+
+  const store = createStore<DeckStore>()((set, get) => {
+    const update = (f: (s: DeckState) => DeckState) => set((s) => f(s));
+
+    const once = async (key: string, run: () => Promise<void>) => {
+      if (inFlight.has(key)) return;
+      inFlight.add(key);
+      try {
+        await run();
+      } finally {
+        inFlight.delete(key);
+      }
+    };
+
+    const ensureThread = (team: string, member: string) => {
+      const cache = get().byTeam[team];
+      if (cache?.threadLoaded[member]) return;
+      void once(`thread:${team}/${member}`, async () => {
+        const r = await call(() => api.getThread(team, member));
+        update((s) => (r.ok ? D.applyThreadLoaded(s, team, member, r.value) : D.applyThreadError(s, team, member, r.error.message)));
+      });
+    };
+
+    const ensureFeed = (team: string) => {
+      if (get().byTeam[team]?.feedLoaded) return;
+      void once(`feed:${team}`, async () => {
+        const r = await call(() => api.getFeed(team));
+        update((s) => (r.ok ? D.applyFeedLoaded(s, team, r.value) : D.applyFeedError(s, team, r.error.message)));
+      });
+    };
+
+    const ensureRoster = (team: string) => {
+      if (get().byTeam[team]?.roster) return;
+      void once(`roster:${team}`, async () => {
+        const r = await call(() => api.getRoster(team));
+        update((s) => (r.ok ? D.applyRoster(s, team, r.value) : D.applyRosterError(s, team, r.error.message)));
+        openSelection();
+      });
+    };
+
+    /** Loads whatever the current selection needs and is not loaded yet. */
+    const openSelection = () => {
+      const s = get();
+      const team = s.selectedTeam;
+      if (!team) return;
+      ensureRoster(team);
+      // The feed also gives unread counts for members whose threads are not open yet.
+      ensureFeed(team);
+      const member = s.memberByTeam[team];
+      if (member && s.view === 'thread') ensureThread(team, member);
+    };
+
+    const dispatch = (ev: AppEvent) => {
+      const before = get().selectedTeam;
+      update((s) => D.applyEvent(s, ev, clock()));
+      const s = get();
+      if (ev.type === 'snapshot' || s.selectedTeam !== before) openSelection();
+      if (ev.type === 'teams') {
+        // Teams that changed under us: their rosters may be stale.
+        for (const t of ev.teams) if (t.id === s.selectedTeam) ensureRoster(t.id);
+      }
+    };
+
+    /** Events that arrive before the first snapshot is applied; replayed on top of it. */
+    let held: AppEvent[] | undefined;
+
+    const start = async () => {
+      update((s) => ({ ...s, phase: 'loading', loadError: undefined }));
+      if (!unsubscribe) {
+        held = [];
+        // Subscribe before asking for the snapshot so nothing between the two is lost.
+        unsubscribe = api.onEvent((ev) => {
+          if (held) held.push(ev);
+          else dispatch(ev);
+        });
+      }
+      const r = await call(() => api.getSnapshot());
+      if (!r.ok) {
+        // Events keep being held until a retry loads the snapshot.
+        update((s) => ({ ...s, phase: 'failed', loadError: r.error.message }));
+        return;
+      }
+      update((s) => D.applySnapshot(s, r.value, clock()));
+      const replay = held ?? [];
+      held = undefined;
+      for (const ev of replay) dispatch(ev);
+      if (!timer) timer = setInterval(() => update((s) => D.tick(s, clock())), tickMs);
+      openSelection();
+    };
+
+    const actions: DeckActions = {
+      start,
+      retryStart: start,
+      stop() {
+        unsubscribe?.();
+        unsubscribe = undefined;
+        held = undefined;
+        if (timer) clearInterval(timer);
+        timer = undefined;
+      },
+      openTeam(team) {
+        update((s) => D.selectTeam(s, team));
+        openSelection();
+      },
+      openMember(team, member) {
+        update((s) => D.selectMember(s, team, member));
+        openSelection();
+      },
+      openFeed(on = true) {
+        update((s) => D.showFeed(s, on));
+        openSelection();
+      },
+      setFeedFilter(team, member) {
+        update((s) => D.setFeedFilter(s, team, member));
+      },
+      retryThread(team, member) {
+        ensureThread(team, member);
+      },
+      retryFeed(team) {
+        ensureFeed(team);
+      },
+      setDraft(team, member, patch) {
+        update((s) => D.setDraft(s, team, member, patch));
+      },
+      async send(team, member) {
+        const s = get();
+        const key = D.memberKey(team, member);
+        if (s.sending[key]) return false;
+        const draft = s.drafts[key];
+        const text = (draft?.text ?? '').replace(/\s+$/, '');
+        if (!text.trim()) return false;
+        const summary = draft?.summary.trim();
+        const req = { team, to: member, text, ...(summary ? { summary } : {}) };
+        update((x) => D.setSending(x, team, member, true));
+        const r = await call(() => api.send(req));
+        if (!r.ok) {
+          update((x) => D.setSendError(x, team, member, r.error.message));
+          return false;
+        }
+        update((x) => D.applySent(x, req, r.value, clock() + x.clockOffset));
+        return true;
+      },
+      markViewed(team, member) {
+        update((s) => D.markViewed(s, team, member));
+      },
+      async startDemo() {
+        const r = await call(() => api.startDemo());
+        if (!r.ok) return r.error.message;
+        // The demo may live under a new root: take a fresh snapshot rather than wait for the event.
+        const snap = await call(() => api.getSnapshot());
+        if (snap.ok) update((s) => D.applySnapshot(s, snap.value, clock()));
+        if (get().teams.some((t) => t.id === r.value.team)) actions.openTeam(r.value.team);
+        else openSelection();
+        return undefined;
+      },
+      async saveSettings(patch) {
+        const r = await call(() => api.setSettings(patch));
+        if (!r.ok) return r.error.message;
+        update((s) => D.applySettings(s, r.value));
+        return undefined;
+      },
+      openExternal(url) {
+        void call(() => api.openExternal(url));
+      },
+    };
+
+    return { ...D.initialState({ viewedAt: persisted.at, viewedBaseline: persisted.baseline, now: clock() }), actions };
+  });
+
+  if (storage) {
+    const save = (s: DeckState) => {
+      try {
+        storage.setItem(VIEWED_KEY, JSON.stringify({ baseline: s.viewedBaseline, at: s.viewedAt } satisfies Persisted));
+      } catch {
+        // Storage full or unavailable: unread badges just will not survive a restart.
+      }
+    };
+    save(store.getState());
+    store.subscribe((s, prev) => {
+      if (s.viewedAt !== prev.viewedAt) save(s);
+    });
+  }
+  return store;
+}
