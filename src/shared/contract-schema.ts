@@ -1,0 +1,127 @@
+// Runtime schemas for every call in contract.ts. Both hosts (Electron IPC and the browser
+// host's WebSocket) run validateCall before any handler: the renderer is not trusted.
+import { z } from 'zod';
+import { CALL_NAMES, type ApiError, type AppEvent, type CallName, type Result, type TeamdeckCalls } from './contract.js';
+
+export const MAX_NAME_LENGTH = 255;
+/** The engine's limit on a message's text, in UTF-8 bytes. */
+export const MAX_TEXT_BYTES = 65_536;
+export const MAX_SUMMARY_LENGTH = 1_000;
+export const MAX_PATH_LENGTH = 4_096;
+export const MAX_URL_LENGTH = 2_048;
+export const IDLE_MINUTES_RANGE = { min: 1, max: 1_440 } as const;
+
+const utf8 = new TextEncoder();
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** A team folder or member name: one line, no control characters (NUL included), bounded. */
+const nameSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
+  .refine((s) => !CONTROL.test(s), 'must not contain control characters');
+
+const textSchema = z
+  .string()
+  // The character count bounds the work before the exact byte count is taken.
+  .max(MAX_TEXT_BYTES, `must be at most ${MAX_TEXT_BYTES} bytes`)
+  .refine((s) => s.trim().length > 0, 'must not be empty')
+  .refine((s) => utf8.encode(s).length <= MAX_TEXT_BYTES, `must be at most ${MAX_TEXT_BYTES} bytes of UTF-8`);
+
+export const sendRequestSchema = z.strictObject({
+  team: nameSchema,
+  to: nameSchema,
+  text: textSchema,
+  summary: z.string().max(MAX_SUMMARY_LENGTH).refine((s) => !s.includes('\u0000'), 'must not contain NUL').optional(),
+});
+
+export const settingsPatchSchema = z.strictObject({
+  teamsDir: z
+    .string()
+    .max(MAX_PATH_LENGTH)
+    .refine((s) => !CONTROL.test(s), 'must not contain control characters')
+    .optional(),
+  idleMinutes: z.number().int().min(IDLE_MINUTES_RANGE.min).max(IDLE_MINUTES_RANGE.max).optional(),
+  notifications: z.boolean().optional(),
+});
+
+export const externalUrlSchema = z
+  .string()
+  .max(MAX_URL_LENGTH)
+  .refine((s) => isHttpUrl(s), 'must be an http or https URL');
+
+/** True for an absolute http(s) URL without embedded credentials. */
+export function isHttpUrl(s: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return false;
+  }
+  return (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '' && u.hostname !== '';
+}
+
+/** Positional arguments of each call, as a strict tuple (extra arguments are rejected). */
+export const callArgsSchemas = {
+  getSnapshot: z.tuple([]),
+  getRoster: z.tuple([nameSchema]),
+  getThread: z.tuple([nameSchema, nameSchema]),
+  getFeed: z.tuple([nameSchema]),
+  send: z.tuple([sendRequestSchema]),
+  getSettings: z.tuple([]),
+  setSettings: z.tuple([settingsPatchSchema]),
+  startDemo: z.tuple([]),
+  openExternal: z.tuple([externalUrlSchema]),
+} as const satisfies Record<CallName, z.ZodType>;
+
+export type CallArgs<N extends CallName> = Parameters<TeamdeckCalls[N]>;
+
+export type Validated<N extends CallName> = { ok: true; name: N; args: CallArgs<N> } | { ok: false; error: ApiError };
+
+const NAMES = new Set<string>(CALL_NAMES);
+
+export function isCallName(name: unknown): name is CallName {
+  return typeof name === 'string' && NAMES.has(name);
+}
+
+/** Describes the first problem without echoing the value (it may be large or sensitive). */
+function describe(name: CallName, error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return `${name}: invalid arguments`;
+  const path = [...issue.path];
+  // A single-argument call names the field ("send: text"), a multi-argument one the position.
+  const arity = callArgsSchemas[name].def.items.length;
+  if (typeof path[0] === 'number') {
+    const index = path.shift() as number;
+    if (arity > 1) path.unshift(`argument ${index + 1}`);
+  }
+  const where = path.length > 0 ? path.map(String).join('.') : 'arguments';
+  return `${name}: ${where}: ${issue.message}`.slice(0, 300);
+}
+
+/** Checks a call's name and arguments; the only way a host turns untrusted input into a typed call. */
+export function validateCall<N extends CallName>(name: N, args: unknown): Validated<N>;
+export function validateCall(name: unknown, args: unknown): Validated<CallName>;
+export function validateCall(name: unknown, args: unknown): Validated<CallName> {
+  if (!isCallName(name)) return { ok: false, error: { code: 'invalid', message: 'unknown call' } };
+  if (!Array.isArray(args)) return { ok: false, error: { code: 'invalid', message: `${name}: arguments must be a list` } };
+  const r = callArgsSchemas[name].safeParse(args);
+  if (!r.success) return { ok: false, error: { code: 'invalid', message: describe(name, r.error) } };
+  return { ok: true, name, args: r.data as CallArgs<CallName> };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser host's WebSocket envelope: the renderer sends calls, the host answers each by id
+// and pushes events. The same calls and results as IPC, as JSON text frames.
+
+export type WsClientMessage = { t: 'call'; id: number; name: CallName; args: unknown[] };
+export type WsServerMessage =
+  | { t: 'result'; id: number; result: Result<unknown> }
+  | { t: 'event'; event: AppEvent };
+
+export const wsClientMessageSchema = z.strictObject({
+  t: z.literal('call'),
+  id: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  name: z.string().max(64),
+  args: z.array(z.unknown()).max(8),
+});
