@@ -1,0 +1,101 @@
+// `teamdeck serve`: the app's renderer and contract in a browser, served on 127.0.0.1 only,
+// behind a per-run token (see src/main/host/server.ts for how requests are authenticated).
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { ApiHandlers } from '../main/core/api-handlers.js';
+import { resolveStateDir } from '../main/core/paths.js';
+import { StateDirBusyError } from '../main/core/service-types.js';
+import { SettingsStore } from '../main/core/settings.js';
+import { TeamService } from '../main/core/team-service.js';
+import { startDemoTeam } from '../main/host/demo-team.js';
+import { startHost } from '../main/host/server.js';
+import { COMMON_HELP, UsageError, intOpt, noPositionals, parseCommandArgs, stringOpt } from './args.js';
+import { processIo, type Io } from './io.js';
+
+export const SERVE_HELP = [
+  'usage: teamdeck serve [--port N] [--teams-dir D] [--state-dir S] [--json]',
+  '',
+  'Serves the Teamdeck window to a browser on this machine (127.0.0.1 only) and prints its URL.',
+  'The URL carries a one-time token: anyone with the URL can use the app, so keep it private.',
+  '',
+  '  --port N        port to listen on (default: 0, any free port)',
+  '  --renderer-dir D  the built renderer (default: out/renderer of this checkout)',
+  ...COMMON_HELP,
+  '',
+  'With --json a single line {"event":"ready","url":...} is printed once the host is listening.',
+].join('\n');
+
+/** out/renderer next to this checkout's sources (src/cli/serve.ts -> ../../out/renderer). */
+export function defaultRendererDir(): string {
+  return process.env.TEAMDECK_RENDERER_DIR
+    ? resolve(process.env.TEAMDECK_RENDERER_DIR)
+    : fileURLToPath(new URL('../../out/renderer', import.meta.url));
+}
+
+export async function runServe(argv: string[], io: Io = processIo()): Promise<number> {
+  let port: number | undefined;
+  let rendererDir: string;
+  let parsed;
+  try {
+    parsed = parseCommandArgs(argv, { port: { type: 'string' }, 'renderer-dir': { type: 'string' } }, false);
+    noPositionals(parsed);
+    port = intOpt(parsed, 'port', 0);
+    if (port !== undefined && port > 65_535) throw new UsageError('--port must be at most 65535');
+    rendererDir = stringOpt(parsed, 'renderer-dir') ? resolve(stringOpt(parsed, 'renderer-dir')!) : defaultRendererDir();
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.err(`teamdeck serve: ${e.message}`);
+    io.err(SERVE_HELP);
+    return 2;
+  }
+  if (parsed.common.help) {
+    io.out(SERVE_HELP);
+    return 0;
+  }
+  const { common } = parsed;
+  const stateDir = resolveStateDir({ stateDir: common.stateDir });
+  const settings = await SettingsStore.open(stateDir);
+  if (settings.problem) io.err(`note: ${settings.problem}`);
+
+  let handlers: ApiHandlers;
+  try {
+    handlers = await ApiHandlers.create({
+      stateDir,
+      settings,
+      teamsDirFlag: common.teamsDir,
+      createService: (o) => new TeamService(o),
+      startDemo: () => startDemoTeam(),
+      log: (message, error) => io.err(`teamdeck serve: ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
+    });
+  } catch (e) {
+    if (e instanceof StateDirBusyError) {
+      io.err(`teamdeck serve: ${e.message}`);
+      io.err('Another Teamdeck (the app, or another `teamdeck serve`) owns this state dir; pass --state-dir to run a second one.');
+      return 1;
+    }
+    throw e;
+  }
+
+  let host;
+  try {
+    host = await startHost({ handlers, port: port ?? 0, host: '127.0.0.1', rendererDir });
+  } catch (e) {
+    await handlers.close();
+    io.err(`teamdeck serve: cannot listen on 127.0.0.1:${port ?? 0}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    return 1;
+  }
+
+  if (common.json) {
+    io.out(JSON.stringify({ event: 'ready', url: host.url, port: host.port, teamsRoot: handlers.teamsRoot, stateDir }));
+  } else {
+    io.out(`Teamdeck is serving ${handlers.teamsRoot}`);
+    io.out(`Open ${host.url}`);
+    io.out('The URL holds this run\'s access token; keep it private. Ctrl+C stops.');
+  }
+
+  const signal = await io.untilStopped();
+  await host.close();
+  await handlers.close();
+  if (common.json) io.out(JSON.stringify({ event: 'stopped', signal }));
+  return 0;
+}
