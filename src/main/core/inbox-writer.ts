@@ -1,8 +1,9 @@
 import { mkdir, writeFile, lstat, readFile } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import { dirname, basename } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from './atomic-write.js';
-import { parseInboxBytes, isRawMessage, rawMessageId } from './inbox-read.js';
+import { parseInboxBytes } from './inbox-read.js';
 import { preserveBytes } from './preserve.js';
 
 /** proper-lockfile settings exactly as Claude Code uses them on inbox files. */
@@ -52,13 +53,17 @@ export interface InboxEntry {
 
 /** The entry Teamdeck writes for a message from the user, in Claude's field order. */
 export function userInboxEntry(id: string, text: string, timestamp: string, summary?: string): InboxEntry {
-  const e: InboxEntry = { from: 'user', text, timestamp, read: false };
-  if (summary) e.summary = summary;
-  e.type = 'message';
-  e.msgV = 1;
-  e.msg_id = id;
-  e.messageId = id;
-  return e;
+  return {
+    from: 'user',
+    text,
+    ...(summary ? { summary } : {}),
+    timestamp,
+    read: false,
+    type: 'message',
+    msgV: 1,
+    msg_id: id,
+    messageId: id,
+  };
 }
 
 export interface ModifyOptions {
@@ -68,8 +73,8 @@ export interface ModifyOptions {
   preserveLabel?: string;
   fsync?: boolean;
   lockOptions?: Partial<lockfile.LockOptions>;
-  /** Checked against a fresh read of the file after the write, still under the lock. */
-  verify?: (entries: unknown[]) => boolean;
+  /** Re-read the file after writing, still under the lock, and check it holds exactly what was written (default true). */
+  verify?: boolean;
 }
 
 /** Claude's steps 1-2: the folder, then the file as `[]` by exclusive create. */
@@ -130,15 +135,17 @@ export async function modifyInbox<T>(
     }
     const { entries, result } = change(parsed.entries);
     if (entries) {
+      const out = Buffer.from(JSON.stringify(entries, null, 2), 'utf8');
       try {
-        await writeFileAtomic(inboxPath, JSON.stringify(entries, null, 2), { fsync: opts.fsync ?? true });
+        await writeFileAtomic(inboxPath, out, { fsync: opts.fsync ?? true });
       } catch (e) {
         throw classify(e, 'cannot write inbox');
       }
-      if (opts.verify) {
-        const again = parseInboxBytes(await readFile(inboxPath).catch(() => Buffer.alloc(0)));
-        if (again.kind !== 'ok' || !opts.verify(again.entries)) {
-          throw new AdmissionError(`inbox ${basename(inboxPath)} did not hold the message after writing`, true, 'EVERIFY');
+      if (opts.verify ?? true) {
+        // Under the lock nobody else may write, so the file must hold exactly our bytes.
+        const again = await readFile(inboxPath).catch(() => undefined);
+        if (!again || !again.equals(out)) {
+          throw new AdmissionError(`inbox ${basename(inboxPath)} did not hold what was written; will retry`, true, 'EVERIFY');
         }
       }
     }
@@ -151,24 +158,141 @@ export async function modifyInbox<T>(
 export interface AppendResult {
   /** true when a message with this id was already in the inbox and nothing was written. */
   duplicate: boolean;
-  /** Entries in the inbox after the append. */
+  /** Entries in the inbox after this message was appended (or found). */
   count: number;
 }
 
+/** The explicit id of an entry, if it carries one (Teamdeck's and current Claude's do). */
+function explicitId(e: unknown): string | undefined {
+  if (!e || typeof e !== 'object') return undefined;
+  const m = e as Record<string, unknown>;
+  if (typeof m.messageId === 'string' && m.messageId) return m.messageId;
+  if (typeof m.msg_id === 'string' && m.msg_id) return m.msg_id;
+  return undefined;
+}
+
 /**
- * Appends one message the way Claude does, de-duplicated by id, and verifies it by re-reading
- * the file under the same lock. Throws AdmissionError.
+ * Recently validated inbox contents per path, with the explicit ids they hold. When a read
+ * returns bytes we have already parsed (our own last write, or the same messages rewritten
+ * after a prune), parsing them again would only repeat work: a byte comparison is enough.
  */
+const validated = new Map<string, Array<{ bytes: Buffer; ids: Set<string>; count: number }>>();
+const VALIDATED_PER_PATH = 2;
+
+function remember(path: string, bytes: Buffer, ids: Set<string>, count: number): void {
+  const list = validated.get(path) ?? [];
+  list.unshift({ bytes, ids, count });
+  list.length = Math.min(list.length, VALIDATED_PER_PATH);
+  validated.set(path, list);
+  if (validated.size > 4096) validated.delete(validated.keys().next().value!);
+}
+
+/**
+ * Appends entries to the text of a valid JSON array without re-serializing what is there:
+ * the existing bytes stay exactly as they were, and for a file in Claude's own format
+ * (JSON.stringify with 2-space indent) the result is what Claude would have written.
+ */
+export function appendToArrayText(bytes: Buffer, entries: unknown[]): Buffer {
+  let end = bytes.length - 1;
+  while (end >= 0 && isWs(bytes[end]!)) end--;
+  if (end < 0 || bytes[end] !== 0x5d /* ] */) throw new Error('not a JSON array text');
+  let before = end - 1;
+  while (before >= 0 && isWs(bytes[before]!)) before--;
+  const empty = bytes[before] === 0x5b; /* [ */
+  const body = entries.map((e) => '  ' + JSON.stringify(e, null, 2).replace(/\n/g, '\n  ')).join(',\n');
+  const head = bytes.subarray(0, before + 1);
+  return Buffer.concat([head, Buffer.from(`${empty ? '' : ','}\n${body}\n]`, 'utf8')]);
+}
+
+function isWs(b: number): boolean {
+  return b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09;
+}
+
+/**
+ * Appends messages in order, as one locked read-modify-write the way Claude does, skipping
+ * any whose id the inbox already holds (de-duplication), and verifies the write by re-reading
+ * the file under the same lock. Every entry must carry an explicit id. Throws AdmissionError;
+ * an inbox that does not parse is kept (copied to preserveDir) and never rewritten.
+ */
+export async function appendManyToInbox(inboxPath: string, batch: InboxEntry[], opts: ModifyOptions = {}): Promise<AppendResult[]> {
+  const ids = batch.map((e) => {
+    const id = explicitId(e);
+    if (!id) throw new Error('appendManyToInbox: every entry needs msg_id or messageId');
+    return id;
+  });
+  try {
+    const st = lstatSync(inboxPath, { throwIfNoEntry: false });
+    if (!st?.isFile()) await ensureInbox(inboxPath);
+  } catch (e) {
+    throw classify(e, 'cannot create inbox');
+  }
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(inboxPath, { ...claudeLockOptions(inboxPath), ...opts.lockOptions, onCompromised: () => {} });
+  } catch (e) {
+    throw classify(e, 'cannot lock inbox');
+  }
+  try {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(inboxPath);
+    } catch (e) {
+      throw classify(e, 'cannot read inbox');
+    }
+    const known = validated.get(inboxPath)?.find((v) => v.bytes.equals(bytes));
+    let present = known?.ids;
+    let count = known?.count ?? 0;
+    if (!present) {
+      const parsed = parseInboxBytes(bytes);
+      if (parsed.kind === 'corrupt') {
+        let preservedAt: string | undefined;
+        if (opts.preserveDir) {
+          preservedAt = await preserveBytes(opts.preserveDir, opts.preserveLabel ?? basename(inboxPath), bytes).catch(() => undefined);
+        }
+        throw new AdmissionError(`inbox ${basename(inboxPath)} is unreadable (${parsed.reason}); left untouched${preservedAt ? ', bytes kept' : ''}`, true, 'ECORRUPT', preservedAt);
+      }
+      // Our ids are explicit; an entry without one can only match by a derived id, which
+      // never equals an explicit one, so only explicit ids need comparing.
+      present = new Set<string>();
+      for (const e of parsed.entries) {
+        const id = explicitId(e);
+        if (id) present.add(id);
+      }
+      count = parsed.entries.length;
+      remember(inboxPath, bytes, present, count);
+    }
+    const results: AppendResult[] = [];
+    const adding: InboxEntry[] = [];
+    const after = new Set(present);
+    batch.forEach((entry, i) => {
+      const dup = after.has(ids[i]!);
+      if (!dup) {
+        adding.push(entry);
+        after.add(ids[i]!);
+        count++;
+      }
+      results.push({ duplicate: dup, count });
+    });
+    if (adding.length === 0) return results;
+    const out = appendToArrayText(bytes, adding);
+    try {
+      await writeFileAtomic(inboxPath, out, { fsync: opts.fsync ?? true });
+    } catch (e) {
+      throw classify(e, 'cannot write inbox');
+    }
+    // Under the lock nobody else may write, so the file must hold exactly our bytes.
+    const again = await readFile(inboxPath).catch(() => undefined);
+    if (!again || !again.equals(out)) {
+      throw new AdmissionError(`inbox ${basename(inboxPath)} did not hold what was written; will retry`, true, 'EVERIFY');
+    }
+    remember(inboxPath, out, after, count);
+    return results;
+  } finally {
+    await release().catch(() => {});
+  }
+}
+
 export async function appendToInbox(inboxPath: string, entry: InboxEntry, opts: ModifyOptions = {}): Promise<AppendResult> {
-  const id = entry.msg_id ?? entry.messageId ?? rawMessageId(entry);
-  const has = (entries: unknown[]) => entries.some((e) => isRawMessage(e) && rawMessageId(e) === id);
-  return modifyInbox<AppendResult>(
-    inboxPath,
-    (entries) => {
-      if (has(entries)) return { result: { duplicate: true, count: entries.length } };
-      const next = [...entries, entry];
-      return { entries: next, result: { duplicate: false, count: next.length } };
-    },
-    { ...opts, verify: (entries) => has(entries) },
-  );
+  const [r] = await appendManyToInbox(inboxPath, [entry], opts);
+  return r!;
 }

@@ -4,10 +4,13 @@
 import { AdmissionError } from './inbox-writer.js';
 
 export interface OutboxHooks {
-  /** Puts the message into the target inbox (idempotent by id). Throws AdmissionError. */
-  admit(id: string): Promise<{ duplicate: boolean }>;
-  /** Journals the delivery; resolves once it is durable. */
-  delivered(id: string, duplicate: boolean): Promise<void>;
+  /**
+   * Puts the messages into the target inbox in this order, in one locked write (idempotent
+   * by id). Throws AdmissionError; then none of them counts as delivered.
+   */
+  admit(ids: readonly string[]): Promise<Array<{ duplicate: boolean }>>;
+  /** Journals the deliveries; resolves once they are durable. */
+  delivered(ids: readonly string[], duplicates: readonly boolean[]): Promise<void>;
   /** The queue stopped on a failure; these ids wait, for this reason. */
   waiting(ids: readonly string[], reason: string): void;
 }
@@ -18,6 +21,9 @@ export interface BackoffOptions {
 }
 
 export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 200, maxMs: 10_000 };
+
+/** Messages admitted in one locked write when several wait for the same target. */
+export const MAX_BATCH = 64;
 
 type Outcome = { status: 'accepted' } | { status: 'queued'; reason: string };
 
@@ -76,19 +82,23 @@ export class TargetOutbox {
 
   private async drain(): Promise<void> {
     while (this.pending.length > 0 && !this.stopped) {
-      const id = this.pending[0]!;
+      // The head of the queue, plus whatever queued up behind it: same order, one write.
+      const batch = this.pending.slice(0, MAX_BATCH);
       try {
-        const { duplicate } = await this.hooks.admit(id);
-        await this.hooks.delivered(id, duplicate);
+        const results = await this.hooks.admit(batch);
+        await this.hooks.delivered(
+          batch,
+          results.map((r) => r.duplicate),
+        );
       } catch (e) {
         const reason = e instanceof AdmissionError ? e.message : `delivery failed: ${(e as Error).message}`;
         this.fail(reason);
         return;
       }
-      this.pending.shift();
+      this.pending.splice(0, batch.length);
       this.failures = 0;
       this.lastReason = undefined;
-      this.settle(id, { status: 'accepted' });
+      for (const id of batch) this.settle(id, { status: 'accepted' });
     }
   }
 

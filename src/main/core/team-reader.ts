@@ -73,7 +73,7 @@ export interface TeamSnapshot {
 }
 
 /** Builds the roster: config members first (lead first), then anyone seen only in inbox traffic. */
-export function buildMembers(config: TeamConfig | undefined, inboxOwners: string[], messages: Iterable<{ from: string }>): MemberInfo[] {
+export function buildMembers<T extends { from: string }>(config: TeamConfig | undefined, inboxOwners: string[], messages: Iterable<T>): MemberInfo[] {
   const members: MemberInfo[] = [];
   const byStem = new Map<string, MemberInfo>();
   for (const m of config?.members ?? []) {

@@ -1,6 +1,7 @@
 // The engine: durable sends (the Steer model on files), history, receipts and presence for
 // every team under one teams root. Plain Node; every shell wraps this one class.
 import { lstat, stat, readdir, rm } from 'node:fs/promises';
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
 import type {
@@ -16,7 +17,7 @@ import type {
 } from '../../shared/types.js';
 import { readTeamConfig, type TeamConfig } from './config.js';
 import { looksLikeProtocolFrame, parseFrame, isShutdownApproval } from './frames.js';
-import { appendToInbox, userInboxEntry } from './inbox-writer.js';
+import { appendManyToInbox, userInboxEntry } from './inbox-writer.js';
 import { readInbox } from './inbox-read.js';
 import { Journal, JournalError, type FoldedState, type JournalRecord, type SentState, type ObservedState } from './journal.js';
 import { newMessageId } from './message-id.js';
@@ -448,24 +449,30 @@ export class TeamService implements TeamServiceApi {
     if (!o) {
       o = new TargetOutbox(
         {
-          admit: async (id) => {
-            const s = rt.state.sent.get(id)!;
-            const path = teamPaths(this.teamsRoot, rt.id).inbox(s.to);
-            const r = await appendToInbox(path, userInboxEntry(s.id, s.text, s.timestamp, s.summary), {
-              preserveDir: join(this.stateDir, 'preserved', rt.id),
-              preserveLabel: `${stem}.json`,
-            });
-            rt.writtenSeq.set(id, ++this.writeSeq);
-            return { duplicate: r.duplicate };
+          admit: async (ids) => {
+            const sent = ids.map((id) => rt.state.sent.get(id)!);
+            const path = teamPaths(this.teamsRoot, rt.id).inbox(sent[0]!.to);
+            const r = await appendManyToInbox(
+              path,
+              sent.map((s) => userInboxEntry(s.id, s.text, s.timestamp, s.summary)),
+              { preserveDir: join(this.stateDir, 'preserved', rt.id), preserveLabel: `${stem}.json` },
+            );
+            const seq = ++this.writeSeq;
+            for (const id of ids) rt.writtenSeq.set(id, seq);
+            return r;
           },
-          delivered: async (id, duplicate) => {
-            const s = rt.state.sent.get(id)!;
+          delivered: async (ids, duplicates) => {
             const at = this.now();
-            await rt.journal.append({ t: 'delivered', id, to: s.to, at, ...(duplicate ? { duplicate: true } : {}) });
-            s.deliveredAt = at;
-            rt.state.records++;
-            rt.waitReason.delete(id);
-            this.announceStatus(rt, s);
+            await rt.journal.append(
+              ...ids.map((id, i): JournalRecord => ({ t: 'delivered', id, to: rt.state.sent.get(id)!.to, at, ...(duplicates[i] ? { duplicate: true } : {}) })),
+            );
+            rt.state.records += ids.length;
+            for (const id of ids) {
+              const s = rt.state.sent.get(id)!;
+              s.deliveredAt = at;
+              rt.waitReason.delete(id);
+              this.announceStatus(rt, s);
+            }
             this.emit({ type: 'queued-count', count: this.queuedCount() });
           },
           waiting: (ids, reason) => {
@@ -510,9 +517,11 @@ export class TeamService implements TeamServiceApi {
     if (summary !== undefined && (typeof summary !== 'string' || summary.length > MAX_SUMMARY_CHARS)) {
       throw new SendRefusedError(`summary must be text of at most ${MAX_SUMMARY_CHARS} characters`);
     }
+    // Everything from here to the journal append runs without yielding when the team is
+    // already open, so concurrent sends are journaled (and so delivered) in call order.
     let rt: TeamRuntime;
     try {
-      rt = await this.resolveTeam(req.team);
+      rt = this.teams.get(req.team) ?? (await this.resolveTeam(req.team));
     } catch (e) {
       if (e instanceof TeamNotFoundError) throw new SendRefusedError(e.message);
       throw e;
@@ -531,13 +540,9 @@ export class TeamService implements TeamServiceApi {
     } catch (e) {
       throw new SendRefusedError((e as Error).message);
     }
-    try {
-      const st = await lstat(path);
-      if (st.isSymbolicLink()) throw new SendRefusedError(`inbox of ${member.name} is a symbolic link; refusing to write through it`);
-      if (!st.isFile()) throw new SendRefusedError(`inbox of ${member.name} is not a regular file`);
-    } catch (e) {
-      if (e instanceof SendRefusedError) throw e;
-    }
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink()) throw new SendRefusedError(`inbox of ${member.name} is a symbolic link; refusing to write through it`);
+    if (st && !st.isFile()) throw new SendRefusedError(`inbox of ${member.name} is not a regular file`);
     const outbox = this.outboxFor(rt, member.name);
     if (outbox.size >= this.maxPending) {
       throw new SendRefusedError(`${member.name} already has ${outbox.size} undelivered messages (limit ${this.maxPending}); wait for them to be delivered`);

@@ -1,0 +1,31 @@
+// `npm run bench [-- scenario ...]`: runs the benchmarks, prints one table and writes the
+// same rows to bench/results/latest.json. Figures, not pass/fail: a missed target shows "NO".
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { table, type Row } from './stats.js';
+import { benchSend, benchBurst } from './send.js';
+
+const scenarios: Record<string, () => Promise<Row[]>> = {
+  send: () => benchSend(),
+  burst: () => benchBurst(),
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const unknown = wanted.filter((w) => !(w in scenarios));
+if (unknown.length) {
+  process.stderr.write(`unknown scenario(s): ${unknown.join(', ')}; known: ${Object.keys(scenarios).join(', ')}\n`);
+  process.exit(2);
+}
+const names = wanted.length ? wanted : Object.keys(scenarios);
+const rows: Row[] = [];
+const started = Date.now();
+for (const name of names) {
+  process.stderr.write(`running ${name}...\n`);
+  rows.push(...(await scenarios[name]!()));
+}
+const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, platform: process.platform };
+process.stdout.write(`\nTeamdeck benchmarks · ${machine.cores} cores · ${machine.cpu} · node ${machine.node} · ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
+process.stdout.write(table(rows) + '\n');
+await mkdir('bench/results', { recursive: true });
+await writeFile('bench/results/latest.json', JSON.stringify({ at: new Date().toISOString(), machine, rows }, null, 2));
+process.stdout.write('\nwritten: bench/results/latest.json\n');
