@@ -4,10 +4,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { table, type Row } from './stats.js';
 import { benchSend, benchBurst } from './send.js';
+import { benchJournal } from './journal.js';
 
 const scenarios: Record<string, () => Promise<Row[]>> = {
   send: () => benchSend(),
   burst: () => benchBurst(),
+  journal: () => benchJournal(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
