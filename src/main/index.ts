@@ -1,0 +1,159 @@
+// Electron main: one hardened window over the same ApiHandlers the browser host uses.
+// Teams root: --teams-dir, TEAMDECK_TEAMS_DIR, the teamsDir setting, then Claude's default.
+// State dir: --state-dir, TEAMDECK_STATE_DIR, then the app's userData folder.
+import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, session, shell } from 'electron';
+import { mkdir } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CHANNELS } from '../shared/contract.js';
+import { ApiHandlers } from './core/api-handlers.js';
+import { StateDirBusyError } from './core/service-types.js';
+import { SettingsStore } from './core/settings.js';
+import { TeamService } from './core/team-service.js';
+import { parseAppArgs } from './args.js';
+import { startDemoTeam } from './host/demo-team.js';
+import { registerIpc } from './ipc.js';
+import { menuTemplate } from './menu.js';
+import { replyNotice } from './notifications.js';
+import {
+  CONTENT_SECURITY_POLICY,
+  devContentSecurityPolicy,
+  hardenWebContents,
+  isAppUrl,
+  secureSession,
+  type RendererSource,
+} from './security.js';
+import { createMainWindow, currentWindowState } from './window.js';
+import { loadWindowState, saveWindowState } from './window-state.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const PRELOAD = join(here, '../preload/index.cjs');
+const INDEX_HTML = join(here, '../renderer/index.html');
+const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const source: RendererSource = devUrl ? { kind: 'dev', origin: devUrl } : { kind: 'file', fileUrl: pathToFileURL(INDEX_HTML).href };
+const isOwnUrl = (url: string) => isAppUrl(url, source);
+
+const args = parseAppArgs(process.argv.slice(1));
+// userData holds Chromium's profile and, by default, Teamdeck's state. The same folder name in
+// development and packaged builds; an explicit state dir gets its own profile (and its own
+// single-instance lock) inside it.
+const explicitState = args.stateDir ?? process.env.TEAMDECK_STATE_DIR;
+if (explicitState) app.setPath('userData', join(resolve(explicitState), 'chromium'));
+else app.setPath('userData', join(app.getPath('appData'), 'Teamdeck'));
+const stateDir = explicitState ? resolve(explicitState) : app.getPath('userData');
+
+let win: BrowserWindow | undefined;
+let handlers: ApiHandlers | undefined;
+let settings: SettingsStore | undefined;
+const startedAt = Date.now();
+const notified = new Set<string>();
+
+function showWindow(): void {
+  if (!win || win.isDestroyed()) return;
+  if (win.isMinimized()) win.restore();
+  win.show();
+  win.focus();
+}
+
+async function openWindow(): Promise<void> {
+  const saved = await loadWindowState(stateDir);
+  const w = createMainWindow({ preload: PRELOAD, source, indexHtml: INDEX_HTML, saved, devTools: !app.isPackaged });
+  win = w;
+  let saveTimer: NodeJS.Timeout | undefined;
+  const remember = () => {
+    clearTimeout(saveTimer);
+    saveTimer = setTimeout(() => {
+      if (!w.isDestroyed()) void saveWindowState(stateDir, currentWindowState(w)).catch(() => {});
+    }, 500);
+  };
+  w.on('resize', remember);
+  w.on('move', remember);
+  w.on('close', () => {
+    clearTimeout(saveTimer);
+    void saveWindowState(stateDir, currentWindowState(w)).catch(() => {});
+  });
+  w.on('closed', () => {
+    if (win === w) win = undefined;
+  });
+}
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  secureSession(session.defaultSession, source, devUrl ? devContentSecurityPolicy(devUrl) : CONTENT_SECURITY_POLICY);
+  await mkdir(stateDir, { recursive: true });
+  settings = await SettingsStore.open(stateDir);
+  try {
+    handlers = await ApiHandlers.create({
+      stateDir,
+      settings,
+      teamsDirFlag: args.teamsDir,
+      createService: (o) => new TeamService(o),
+      startDemo: () => startDemoTeam(),
+      openExternal: (url) => shell.openExternal(url),
+      log: (message, error) => console.error(`teamdeck: ${message}`, error ?? ''),
+    });
+  } catch (e) {
+    const busy = e instanceof StateDirBusyError;
+    dialog.showErrorBox(
+      busy ? 'Teamdeck is already running' : 'Teamdeck cannot start',
+      busy
+        ? `${(e as Error).message}\n\nAnother Teamdeck (the app or \`teamdeck serve\`) owns ${stateDir}. Close it, or start this one with --state-dir.`
+        : (e as Error).message,
+    );
+    app.exit(1);
+    return;
+  }
+  const h = handlers;
+  registerIpc(ipcMain, h, () => win, isOwnUrl);
+  h.onEvent((event) => {
+    if (win && !win.isDestroyed()) win.webContents.send(CHANNELS.event, event);
+    const notice = replyNotice(event, {
+      focused: !!win && !win.isDestroyed() && win.isFocused(),
+      enabled: settings?.get().notifications ?? false,
+      since: startedAt,
+      seen: notified,
+    });
+    if (notice && Notification.isSupported()) {
+      const n = new Notification({ title: notice.title, body: notice.body });
+      n.on('click', showWindow);
+      n.show();
+    }
+  });
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      menuTemplate({
+        isMac: process.platform === 'darwin',
+        isDev: !app.isPackaged,
+        appName: 'Teamdeck',
+        onStartDemo: () => void h.calls.startDemo(),
+      }),
+    ),
+  );
+  await openWindow();
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', showWindow);
+  // Every web contents, present and future, gets the same navigation and window-open denials.
+  app.on('web-contents-created', (_e, contents) => hardenWebContents(contents));
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if (handlers && BrowserWindow.getAllWindows().length === 0) void openWindow();
+  });
+  let shuttingDown = false;
+  app.on('before-quit', (event) => {
+    if (shuttingDown || !handlers) return;
+    // Stop the engine first: it flushes the journal and releases the state-dir lock.
+    event.preventDefault();
+    shuttingDown = true;
+    void handlers.close().finally(() => app.quit());
+  });
+  start().catch((e: unknown) => {
+    dialog.showErrorBox('Teamdeck cannot start', e instanceof Error ? e.message : String(e));
+    app.exit(1);
+  });
+}
