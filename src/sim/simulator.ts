@@ -393,7 +393,8 @@ export function runMember(opts: RunMemberOptions): MemberHandle {
           emit({ kind: 'no-reply', member: opts.name, from: msg.from });
           continue;
         }
-        const text = `Done: ${firstWords(String(msg.text), 8)}${detail}`;
+        const head = firstWords(String(msg.text), 8);
+        const text = `Done: ${head}${/[.!?…]$/.test(head) ? '' : '.'}${detail}`;
         const summary = `Done: ${firstWords(String(msg.text), 4)}`;
         if (!(await append(p.inbox(USER_NAME), envelope(text, summary)))) continue;
         emit({ kind: 'replied', member: opts.name, to: USER_NAME, text, summary });

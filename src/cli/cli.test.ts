@@ -1,0 +1,385 @@
+// The real command, in real child processes, over real temp dirs.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { claudeAppend, type ClaudeMessage } from '../sim/claude-inbox.js';
+import { createTeam, simTeamPaths } from '../sim/simulator.js';
+import { spawnMember, type MemberProcess } from '../sim/member-process.js';
+
+const BIN = fileURLToPath(new URL('../../bin/teamdeck.mjs', import.meta.url));
+
+let dir: string;
+let teams: string;
+let state: string;
+const running: (Running | MemberProcess)[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'teamdeck-cli-'));
+  teams = join(dir, 'teams');
+  state = join(dir, 'state');
+  await mkdir(teams);
+});
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((r) => r.stop()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+function env(): NodeJS.ProcessEnv {
+  const e = { ...process.env };
+  delete e.TEAMDECK_TEAMS_DIR;
+  delete e.TEAMDECK_STATE_DIR;
+  delete e.CLAUDE_CONFIG_DIR;
+  return e;
+}
+
+interface Done {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], opts: { input?: string; dirs?: boolean } = {}): Promise<Done> {
+  const full = opts.dirs === false ? args : [...args, '--teams-dir', teams, '--state-dir', state];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...full], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(opts.input ?? '');
+  });
+}
+
+interface Running {
+  child: ChildProcess;
+  stdoutLines: string[];
+  stderr(): string;
+  waitStdout(pred: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  waitStderr(pred: (text: string) => boolean, timeoutMs?: number): Promise<void>;
+  /** SIGINT, then the exit code. */
+  stop(): Promise<number | null>;
+}
+
+function start(args: string[]): Running {
+  const child = spawn(process.execPath, [BIN, ...args, '--teams-dir', teams, '--state-dir', state], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const stdoutLines: string[] = [];
+  let buf = '';
+  let err = '';
+  const poke = new Set<() => void>();
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+    buf += c;
+    const parts = buf.split('\n');
+    buf = parts.pop() ?? '';
+    stdoutLines.push(...parts);
+    for (const f of poke) f();
+  });
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => {
+    err += c;
+    for (const f of poke) f();
+  });
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  const until = <T>(check: () => T | undefined, what: string, timeoutMs: number) =>
+    new Promise<T>((resolve, reject) => {
+      const tick = () => {
+        const v = check();
+        if (v !== undefined) {
+          poke.delete(tick);
+          clearTimeout(timer);
+          resolve(v);
+        }
+      };
+      const timer = setTimeout(() => {
+        poke.delete(tick);
+        reject(new Error(`timed out waiting for ${what}; stdout: ${stdoutLines.join('\n')} stderr: ${err}`));
+      }, timeoutMs);
+      poke.add(tick);
+      void closed.then(() => {
+        if (poke.has(tick)) {
+          poke.delete(tick);
+          clearTimeout(timer);
+          reject(new Error(`process exited while waiting for ${what}; stderr: ${err}`));
+        }
+      });
+      tick();
+    });
+  const r: Running = {
+    child,
+    stdoutLines,
+    stderr: () => err,
+    waitStdout: (pred, timeoutMs = 20_000) => until(() => stdoutLines.find(pred), 'stdout line', timeoutMs),
+    waitStderr: (pred, timeoutMs = 20_000) => until(() => (pred(err) ? true : undefined), 'stderr', timeoutMs).then(() => undefined),
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      return closed;
+    },
+  };
+  running.push(r);
+  return r;
+}
+
+/** Every file under the teams root with its bytes, to prove a refusal wrote nothing. */
+async function snapshot(root: string): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const walk = async (d: string) => {
+    for (const e of await readdir(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) await walk(p);
+      else out.set(p, await readFile(p, 'utf8'));
+    }
+  };
+  await walk(root);
+  return out;
+}
+
+async function inbox(team: string, member: string): Promise<ClaudeMessage[]> {
+  return JSON.parse(await readFile(simTeamPaths(teams, team).inbox(member), 'utf8')) as ClaudeMessage[];
+}
+
+async function makeTeam(name = 'alpha', members: string[] = ['researcher', 'tester']) {
+  return createTeam({ teamsDir: teams, team: name, members });
+}
+
+describe('usage', () => {
+  it('prints usage and exits 2 for no command or an unknown one; --help exits 0', async () => {
+    const none = await run([], { dirs: false });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('usage: teamdeck <command>');
+    const bad = await run(['frobnicate'], { dirs: false });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown command "frobnicate"');
+    expect(bad.stderr).toContain('usage: teamdeck <command>');
+    const help = await run(['send', '--help'], { dirs: false });
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: teamdeck send --team T --to M');
+    expect(help.stdout).toContain('--state-dir');
+    const badFlag = await run(['roster', '--tem', 'x']);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.stderr).toContain("Unknown option '--tem'");
+  });
+});
+
+describe('teams, roster, thread', () => {
+  it('lists teams with member counts and problems', async () => {
+    await makeTeam('alpha');
+    await makeTeam('Beta Team', ['x']);
+    await mkdir(join(teams, 'broken', 'inboxes'), { recursive: true });
+    await writeFile(join(teams, 'broken', 'inboxes', 'bob.json'), '[{"from": "bob", "te');
+    const r = await run(['teams', '--json']);
+    expect(r.code).toBe(0);
+    const list = JSON.parse(r.stdout) as { id: string; name: string; memberCount: number; problems: { file: string }[] }[];
+    expect(list.map((t) => [t.id, t.name, t.memberCount])).toEqual([
+      ['alpha', 'alpha', 3],
+      ['beta-team', 'Beta Team', 2],
+      ['broken', 'broken', 1],
+    ]);
+    expect(list[2]!.problems.map((p) => p.file)).toEqual(['broken/inboxes/bob.json']);
+
+    const human = await run(['teams']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/TEAM\s+NAME\s+MEMBERS\s+PROBLEMS/);
+    expect(human.stdout).toMatch(/beta-team\s+Beta Team\s+2\s+-/);
+    expect(human.stdout).toContain('broken/inboxes/bob.json: unreadable');
+  });
+
+  it('shows the roster by folder or team name, with state, model, type, colour and the lead', async () => {
+    await makeTeam('Beta Team', ['researcher', 'tester']);
+    const p = simTeamPaths(teams, 'Beta Team');
+    const now = new Date().toISOString();
+    await claudeAppend(p.inbox('team-lead'), { from: 'tester', text: JSON.stringify({ type: 'shutdown_approved', requestId: 'r1', from: 'tester', timestamp: now }), timestamp: now, read: false });
+    for (const team of ['beta-team', 'Beta Team']) {
+      const r = await run(['roster', '--team', team, '--json']);
+      expect(r.code).toBe(0);
+      const roster = JSON.parse(r.stdout) as Record<string, unknown>[];
+      expect(roster.map((m) => [m.name, m.isLead, m.state, m.model, m.agentType, m.color])).toEqual([
+        ['team-lead', true, 'active', undefined, 'team-lead', undefined],
+        ['researcher', false, 'active', 'sonnet', 'general-purpose', 'blue'],
+        ['tester', false, 'terminated', 'opus', 'general-purpose', 'green'],
+      ]);
+      expect(typeof roster[1]!.lastEventAt).toBe('number');
+    }
+    const human = await run(['roster', '--team', 'beta-team']);
+    expect(human.stdout).toMatch(/MEMBER\s+ROLE\s+STATE\s+LAST EVENT\s+MODEL\s+TYPE\s+COLOR/);
+    expect(human.stdout).toMatch(/tester\s+member\s+terminated\s+\d+s ago\s+opus\s+general-purpose\s+green/);
+
+    const unknown = await run(['roster', '--team', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toHaveLength(1);
+    expect(unknown.stderr).toContain('no team "nope"');
+  });
+
+  it('shows a thread oldest first with delivery status on sent messages', async () => {
+    await makeTeam();
+    const sent = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'Look into the flaky upload test']);
+    expect(sent.code).toBe(0);
+    const { id } = JSON.parse(sent.stdout) as { id: string };
+    const p = simTeamPaths(teams, 'alpha');
+    const later = new Date(Date.now() + 1000).toISOString();
+    await claudeAppend(p.inbox('user'), { from: 'researcher', text: 'Found it: a race in the retry timer.', summary: 'Found it', timestamp: later, color: 'blue', read: false });
+    await claudeAppend(p.inbox('user'), { from: 'tester', text: 'not in this thread', timestamp: later, read: false });
+
+    const r = await run(['thread', '--team', 'alpha', '--with', 'researcher', '--json']);
+    expect(r.code).toBe(0);
+    const thread = JSON.parse(r.stdout) as Record<string, unknown>[];
+    expect(thread.map((m) => [m.from, m.to, m.text])).toEqual([
+      ['user', 'researcher', 'Look into the flaky upload test'],
+      ['researcher', 'user', 'Found it: a race in the retry timer.'],
+    ]);
+    expect(thread[0]).toMatchObject({ id, status: 'accepted' });
+    expect(thread[1]).not.toHaveProperty('status');
+    for (const m of thread) expect(Object.keys(m)).toEqual(expect.arrayContaining(['id', 'from', 'to', 'text', 'timestamp']));
+
+    const human = await run(['thread', '--team', 'alpha', '--with', 'researcher']);
+    expect(human.stdout).toMatch(/user -> researcher {2}\[accepted\] {2}Look into the flaky upload test/);
+    expect(human.stdout).toMatch(/researcher -> user {2}Found it/);
+  });
+});
+
+describe('send', () => {
+  it('prints exactly {"id","status"} and puts the message in the inbox', async () => {
+    await makeTeam();
+    const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--summary', 'Flaky test', '--json', 'Please look at the flaky test']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\{"id":"[^"]+","status":"accepted"\}\n$/);
+    const { id } = JSON.parse(r.stdout) as { id: string };
+    const box = await inbox('alpha', 'researcher');
+    expect(box).toHaveLength(1);
+    expect(box[0]).toMatchObject({ from: 'user', text: 'Please look at the flaky test', summary: 'Flaky test', read: false, msg_id: id });
+
+    const human = await run(['send', '--team', 'alpha', '--to', 'tester', 'hello', 'there']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^accepted {2}\S+ {2}\(in tester's inbox\)\n$/);
+    expect((await inbox('alpha', 'tester'))[0]!.text).toBe('hello there');
+
+    const stdin = await run(['send', '--team', 'alpha', '--to', 'tester', '--json', '-'], { input: 'line one\nline two\n' });
+    expect(stdin.code).toBe(0);
+    expect((await inbox('alpha', 'tester'))[1]!.text).toBe('line one\nline two\n');
+  });
+
+  it('refuses bad sends with exit 2, one line on stderr, and writes nothing', async () => {
+    await makeTeam();
+    const p = simTeamPaths(teams, 'alpha');
+    const now = new Date().toISOString();
+    await claudeAppend(p.inbox('team-lead'), { from: 'tester', text: JSON.stringify({ type: 'shutdown_approved', requestId: 'r', from: 'tester', timestamp: now }), timestamp: now, read: false });
+    const before = await snapshot(teams);
+    const cases: [string[], string][] = [
+      [['--team', 'nope', '--to', 'researcher', 'hi'], 'no team'],
+      [['--team', 'alpha', '--to', 'nobody', 'hi'], 'no member'],
+      [['--team', 'alpha', '--to', 'researcher', '   '], 'empty'],
+      [['--team', 'alpha', '--to', 'researcher', '{"type":"shutdown_request","requestId":"x"}'], 'protocol frame'],
+      [['--team', 'alpha', '--to', 'researcher', 'x'.repeat(65_537)], 'limit'],
+      [['--team', 'alpha', '--to', 'tester', 'hi'], 'shut down'],
+      [['--team', 'alpha', '--to', 'user', 'hi'], "user's own inbox"],
+    ];
+    for (const [args, reason] of cases) {
+      const r = await run(['send', '--json', ...args]);
+      expect(r.code, reason).toBe(2);
+      expect(r.stdout, reason).toBe('');
+      const lines = r.stderr.trim().split('\n');
+      expect(lines, reason).toHaveLength(1);
+      expect(lines[0], reason).toContain('refused');
+      expect(lines[0], reason).toContain(reason);
+    }
+    const missing = await run(['send', '--team', 'alpha', '--to', 'researcher']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('TEXT is missing');
+    expect(await snapshot(teams)).toEqual(before);
+  });
+
+  it('exits 1 with a clear line when another process owns the state dir; read-only commands still answer', async () => {
+    await makeTeam();
+    const w = start(['watch']);
+    await w.waitStderr((t) => t.includes('Ctrl-C to stop'));
+    const r = await run(['send', '--team', 'alpha', '--to', 'researcher', 'hi']);
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/in use by another Teamdeck process/);
+    await expect(stat(simTeamPaths(teams, 'alpha').inbox('researcher'))).rejects.toThrow();
+
+    const roster = await run(['roster', '--team', 'alpha', '--json']);
+    expect(roster.code).toBe(0);
+    expect((JSON.parse(roster.stdout) as unknown[]).length).toBe(3);
+    expect(roster.stderr).toContain('note:');
+    expect(await w.stop()).toBe(0);
+  });
+});
+
+describe('long-running commands', () => {
+  it('tail prints a message another process appends, then exits 0 on SIGINT', async () => {
+    await makeTeam();
+    const t = start(['tail', '--team', 'alpha', '--json']);
+    await t.waitStderr((s) => s.includes('tailing team alpha'));
+    const p = simTeamPaths(teams, 'alpha');
+    const ts = new Date().toISOString();
+    await claudeAppend(p.inbox('user'), { from: 'researcher', text: 'Report ready', timestamp: ts, color: 'blue', read: false });
+    const line = await t.waitStdout((l) => l.includes('Report ready'));
+    expect(JSON.parse(line)).toMatchObject({ team: 'alpha', from: 'researcher', to: 'user', text: 'Report ready', timestamp: ts });
+
+    // A simulated member in its own process: the user's message and its answer both show.
+    const m = spawnMember({ teamsDir: teams, team: 'alpha', name: 'tester', pollMs: 30, workMs: [1, 5], seed: 2 });
+    running.push(m);
+    await m.waitFor((e) => e.kind === 'started');
+    await claudeAppend(p.inbox('tester'), { from: 'user', text: 'Run the suite', timestamp: new Date().toISOString(), read: false });
+    await t.waitStdout((l) => l.includes('"from":"tester"') && l.includes('Done: Run the suite'));
+    expect(await t.stop()).toBe(0);
+  });
+
+  it('watch delivers a queued message once the inbox frees up', async () => {
+    await makeTeam();
+    const p = simTeamPaths(teams, 'alpha');
+    // Someone else holds the inbox lock (proper-lockfile's lock directory, fresh): the send queues.
+    await writeFile(p.inbox('researcher'), '[]');
+    await mkdir(`${p.inbox('researcher')}.lock`);
+    const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'queued hello']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ id: expect.any(String), status: 'queued' });
+    const { id } = JSON.parse(r.stdout) as { id: string };
+    expect(await inbox('alpha', 'researcher')).toEqual([]);
+
+    const w = start(['watch', '--team', 'alpha', '--json']);
+    await w.waitStderr((t) => t.includes('1 message queued'));
+    await rm(`${p.inbox('researcher')}.lock`, { recursive: true });
+    const line = await w.waitStdout((l) => l.includes('"delivery"') && l.includes('"accepted"'), 30_000);
+    expect(JSON.parse(line)).toMatchObject({ type: 'delivery', team: 'alpha', id, to: 'researcher', status: 'accepted' });
+    expect((await inbox('alpha', 'researcher')).map((m) => m.text)).toEqual(['queued hello']);
+    expect(await w.stop()).toBe(0);
+  });
+
+  it('sim runs a team that answers a send; thread shows it replied', async () => {
+    const s = start(['sim', '--json', '--team', 'gamma', '--members', 'a,b', '--poll-ms', '30', '--work-ms', '1,5', '--seed', '4']);
+    const header = JSON.parse(await s.waitStdout((l) => l.includes('"simulating"'))) as Record<string, unknown>;
+    expect(header).toMatchObject({ team: 'gamma', created: true, members: ['a', 'b'], mode: 'prune', seed: 4 });
+    const sent = await run(['send', '--team', 'gamma', '--to', 'b', '--json', 'Write the changelog']);
+    expect(sent.code).toBe(0);
+    await s.waitStdout((l) => l.includes('"replied"') && l.includes('Write the changelog'));
+    // The member has pruned its inbox: the message is gone from the file, and the thread says replied.
+    expect(await inbox('gamma', 'b')).toEqual([]);
+    const thread = JSON.parse((await run(['thread', '--team', 'gamma', '--with', 'b', '--json'])).stdout) as Record<string, unknown>[];
+    expect(thread.map((m) => [m.from, m.status])).toEqual([
+      ['user', 'replied'],
+      ['b', undefined],
+    ]);
+    expect(await s.stop()).toBe(0);
+  });
+
+  it('sim refuses to run without an explicit teams root', async () => {
+    const r = await run(['sim', '--team', 'x'], { dirs: false });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pass --teams-dir');
+  });
+
+  it('demo seeds a team in which all three member states show', async () => {
+    const d = start(['demo', '--json', '--poll-ms', '50']);
+    const header = JSON.parse(await d.waitStdout((l) => l.includes('"demo"'))) as Record<string, unknown>;
+    expect(header).toMatchObject({ teamsDir: teams, team: 'demo', created: true, members: ['researcher', 'implementer'], mode: 'flag' });
+    const roster = JSON.parse((await run(['roster', '--team', 'demo', '--json'])).stdout) as Record<string, unknown>[];
+    expect(Object.fromEntries(roster.map((m) => [m.name, m.state]))).toMatchObject({ researcher: 'active', implementer: 'idle', tester: 'terminated' });
+    expect(new Set(roster.map((m) => m.color))).toEqual(new Set([undefined, 'blue', 'green', 'yellow']));
+    expect(await d.stop()).toBe(0);
+  });
+});

@@ -1,0 +1,44 @@
+import { noPositionals, requireOpt } from '../args.js';
+import type { Command } from '../command.js';
+import { ago, table } from '../format.js';
+import { findTeam, openService } from '../service.js';
+
+export const rosterCommand: Command = {
+  name: 'roster',
+  summary: "a team's members with their state (active, idle, terminated)",
+  usage: 'teamdeck roster --team T',
+  help: ['  --team T        team folder name or team name'],
+  options: { team: { type: 'string' } },
+  async run(p, io) {
+    noPositionals(p);
+    const teamArg = requireOpt(p, 'team');
+    const s = await openService(p.common, io, { watch: false, readOnly: true });
+    try {
+      const team = await findTeam(s.service, teamArg);
+      const roster = await s.service.roster(team.id);
+      if (p.common.json) {
+        io.out(JSON.stringify(roster));
+        return 0;
+      }
+      const now = Date.now();
+      io.out(`${team.name} (${team.id}) in ${s.teamsRoot}\n`);
+      io.out(
+        table(
+          ['MEMBER', 'ROLE', 'STATE', 'LAST EVENT', 'MODEL', 'TYPE', 'COLOR'],
+          roster.map((m) => [
+            m.name,
+            m.isLead ? 'lead' : m.inConfig ? 'member' : 'member (not in config)',
+            m.state,
+            ago(m.lastEventAt, now),
+            m.model ?? '-',
+            m.agentType ?? '-',
+            m.color ?? '-',
+          ]),
+        ),
+      );
+      return 0;
+    } finally {
+      await s.close();
+    }
+  },
+};

@@ -1,0 +1,43 @@
+import { requireOpt, stringOpt, UsageError } from '../args.js';
+import type { Command } from '../command.js';
+import { openService } from '../service.js';
+
+export const sendCommand: Command = {
+  name: 'send',
+  summary: 'send the user\'s message to a member (durably: accepted, or queued for retry)',
+  usage: 'teamdeck send --team T --to M [--summary S] TEXT...   (TEXT "-" reads stdin)',
+  help: [
+    '  --team T        team folder name or team name',
+    '  --to M          the member (or team-lead)',
+    '  --summary S     a short preview, as Claude shows it',
+    '',
+    'Prints the message id and "accepted" (it is in the inbox) or "queued" (Teamdeck holds it',
+    'and the app or `teamdeck watch` will deliver it). With --json: {"id":"...","status":"..."}.',
+    'Exit 0 when accepted or queued, 2 when refused (nothing written), 1 on an internal error.',
+  ],
+  options: { team: { type: 'string' }, to: { type: 'string' }, summary: { type: 'string' } },
+  positionals: true,
+  async run(p, io) {
+    const team = requireOpt(p, 'team');
+    const to = requireOpt(p, 'to');
+    const summary = stringOpt(p, 'summary');
+    if (p.positionals.length === 0) throw new UsageError('the message TEXT is missing');
+    const text = p.positionals.length === 1 && p.positionals[0] === '-' ? await io.readStdin() : p.positionals.join(' ');
+    const s = await openService(p.common, io, { watch: false, readOnly: false });
+    try {
+      const r = await s.service.send({ team, to, text, ...(summary !== undefined ? { summary } : {}) });
+      if (p.common.json) {
+        io.out(JSON.stringify({ id: r.id, status: r.status }));
+        if (r.status === 'queued' && r.reason) io.err(`queued: ${r.reason}`);
+      } else if (r.status === 'accepted') {
+        io.out(`accepted  ${r.id}  (in ${to}'s inbox)`);
+      } else {
+        io.out(`queued    ${r.id}`);
+        io.err(`queued: ${r.reason ?? 'the inbox did not admit it yet'}; it is kept in ${s.service.stateDir} and the app or \`teamdeck watch\` will deliver it`);
+      }
+      return 0;
+    } finally {
+      await s.close();
+    }
+  },
+};

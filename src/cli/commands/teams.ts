@@ -1,0 +1,42 @@
+import { noPositionals } from '../args.js';
+import type { Command } from '../command.js';
+import { table } from '../format.js';
+import { openService } from '../service.js';
+
+export const teamsCommand: Command = {
+  name: 'teams',
+  summary: 'list the teams under the teams root, with member counts and problems',
+  usage: 'teamdeck teams',
+  help: [],
+  options: {},
+  async run(p, io) {
+    noPositionals(p);
+    const s = await openService(p.common, io, { watch: false, readOnly: true });
+    try {
+      const teams = await s.service.listTeams();
+      if (p.common.json) {
+        io.out(JSON.stringify(teams));
+        return 0;
+      }
+      if (teams.length === 0) {
+        io.out(`No teams in ${s.teamsRoot} (${s.rootSource}).`);
+        return 0;
+      }
+      io.out(`Teams in ${s.teamsRoot} (${s.rootSource})\n`);
+      io.out(
+        table(
+          ['TEAM', 'NAME', 'MEMBERS', 'PROBLEMS'],
+          teams.map((t) => [t.id, t.name, String(t.memberCount), t.problems.length ? String(t.problems.length) : '-']),
+        ),
+      );
+      const problems = teams.flatMap((t) => t.problems);
+      if (problems.length) {
+        io.out('\nProblems:');
+        for (const pr of problems) io.out(`  ${pr.file}: ${pr.message}${pr.preservedAt ? ` (copy kept at ${pr.preservedAt})` : ''}`);
+      }
+      return 0;
+    } finally {
+      await s.close();
+    }
+  },
+};

@@ -1,0 +1,40 @@
+import { noPositionals, stringOpt } from '../args.js';
+import type { Command } from '../command.js';
+import { localTime } from '../format.js';
+import { findTeam, openService } from '../service.js';
+
+export const watchCommand: Command = {
+  name: 'watch',
+  summary: 'run the engine (history, retries of queued messages) and print delivery events, until Ctrl-C',
+  usage: 'teamdeck watch [--team T]',
+  help: ['  --team T        only print events of this team (the engine still serves every team)'],
+  options: { team: { type: 'string' } },
+  async run(p, io) {
+    noPositionals(p);
+    const teamArg = stringOpt(p, 'team');
+    const s = await openService(p.common, io, { watch: true, readOnly: false });
+    try {
+      const team = teamArg === undefined ? undefined : await findTeam(s.service, teamArg);
+      const stamp = () => localTime(new Date().toISOString());
+      const off = s.service.onEvent((e) => {
+        if (e.type === 'delivery') {
+          if (team && e.team !== team.id) return;
+          io.out(p.common.json ? JSON.stringify(e) : `${stamp()}  ${e.team}  ${e.to}  ${e.id}  ${e.status}${e.reason ? `  (${e.reason})` : ''}`);
+        } else if (e.type === 'problem') {
+          io.out(p.common.json ? JSON.stringify(e) : `${stamp()}  problem  ${e.problem.file}: ${e.problem.message}`);
+        } else if (e.type === 'queued-count') {
+          io.out(p.common.json ? JSON.stringify(e) : `${stamp()}  queued  ${e.count} message${e.count === 1 ? '' : 's'} waiting`);
+        }
+      });
+      const queued = s.service.queuedCount();
+      io.err(
+        `watching ${team ? `team ${team.id} in ` : ''}${s.teamsRoot} with state in ${s.service.stateDir}; ${queued} message${queued === 1 ? '' : 's'} queued; Ctrl-C to stop`,
+      );
+      await io.untilStopped();
+      off();
+      return 0;
+    } finally {
+      await s.close();
+    }
+  },
+};
