@@ -1,0 +1,260 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { WebSocket } from 'ws';
+import type { AppEvent, Result } from '../../shared/contract.js';
+import { createWsClient, hostSocketUrl } from '../../renderer/src/api/ws-client.js';
+import { useTempDirs } from '../../../test/helpers/tmp.js';
+import { startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
+
+const tempDir = useTempDirs();
+const running: RunningHost[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((h) => h.close()));
+});
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A raw HTTP GET with exactly the headers given (Host included), so Host and Origin can be forged. */
+function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers: { host: `127.0.0.1:${port}`, ...headers }, setHost: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function fakeHandlers() {
+  const listeners = new Set<(e: AppEvent) => void>();
+  const calls: { name: unknown; args: unknown }[] = [];
+  const handlers: HostHandlers & { emit(e: AppEvent): void; calls: typeof calls; listeners: typeof listeners } = {
+    calls,
+    listeners,
+    dispatch: async (name, args): Promise<Result<unknown>> => {
+      calls.push({ name, args });
+      if (name === 'getRoster') return { ok: true, value: [{ name: 'researcher', args }] };
+      return { ok: false, error: { code: 'invalid', message: 'unknown call' } };
+    },
+    onEvent: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    emit: (e) => {
+      for (const l of listeners) l(e);
+    },
+  };
+  return handlers;
+}
+
+async function host(opts: { rendererDir?: string } = {}) {
+  const base = await tempDir();
+  const rendererDir = opts.rendererDir ?? join(base, 'renderer');
+  await mkdir(join(rendererDir, 'assets'), { recursive: true });
+  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Teamdeck</title><script type="module" src="/assets/app.js"></script>');
+  await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+  await writeFile(join(base, 'secret.txt'), 'TOP SECRET');
+  const handlers = fakeHandlers();
+  const h = await startHost({ handlers, port: 0, host: '127.0.0.1', rendererDir });
+  running.push(h);
+  return { h, handlers, base, rendererDir, q: `token=${h.token}` };
+}
+
+describe('startHost', () => {
+  it('binds 127.0.0.1 only, on a free port, and prints a URL with a 32-byte token', async () => {
+    const { h } = await host();
+    expect(h.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
+    expect(Buffer.from(h.token, 'base64url')).toHaveLength(32);
+    expect(h.port).toBeGreaterThan(0);
+    await expect(startHost({ handlers: fakeHandlers(), rendererDir: '/x', host: '0.0.0.0' as '127.0.0.1' })).rejects.toThrow(/127\.0\.0\.1/);
+  });
+
+  it('refuses every request without the token, with a bad token, a bad Host or a bad Origin', async () => {
+    const { h, q } = await host();
+    expect((await get(h.port, '/')).status).toBe(403);
+    expect((await get(h.port, '/assets/app.js')).status).toBe(403);
+    expect((await get(h.port, '/nope')).status).toBe(403);
+    expect((await get(h.port, '/?token=' + 'A'.repeat(43))).status).toBe(403);
+    expect((await get(h.port, `/?token=${h.token}x`)).status).toBe(403);
+    expect((await get(h.port, `/?${q}`, { host: `evil.example:${h.port}` })).status).toBe(403);
+    expect((await get(h.port, `/?${q}`, { host: '127.0.0.1' })).status).toBe(403);
+    expect((await get(h.port, `/?${q}`, { host: `127.0.0.1:${h.port + 1}` })).status).toBe(403);
+    expect((await get(h.port, `/?${q}`, { origin: 'http://evil.example' })).status).toBe(403);
+    expect((await get(h.port, `/?${q}`, { origin: `http://127.0.0.1:${h.port + 1}` })).status).toBe(403);
+    expect((await get(h.port, `/?${q}`, { origin: 'null' })).status).toBe(403);
+    expect((await get(h.port, `/?${q}`, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' })).status).toBe(403);
+    expect((await get(h.port, `/?${q}`, { host: `localhost:${h.port}`, origin: `http://localhost:${h.port}` })).status).toBe(200);
+  });
+
+  it('serves the renderer with the security headers and an HttpOnly SameSite=Strict cookie for assets', async () => {
+    const { h, q } = await host();
+    const page = await get(h.port, `/?${q}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<title>Teamdeck</title>');
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['content-security-policy']).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    const cookie = String(page.headers['set-cookie']);
+    expect(cookie).toContain(`teamdeck_${h.port}=${h.token}`);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Strict/);
+    const asset = await get(h.port, '/assets/app.js', { cookie: `other=1; teamdeck_${h.port}=${h.token}` });
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    expect(asset.headers['set-cookie']).toBeUndefined();
+    expect((await get(h.port, '/assets/app.js', { cookie: `teamdeck_${h.port}=wrong` })).status).toBe(403);
+    // Refusals carry the headers too.
+    expect((await get(h.port, '/')).headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('lists no folders and refuses traversal, dotfiles and symlinks out of the renderer', async () => {
+    const { h, q, base, rendererDir } = await host();
+    await symlink(join(base, 'secret.txt'), join(rendererDir, 'link.txt'));
+    await writeFile(join(rendererDir, '.env'), 'X=1');
+    for (const p of [
+      '/assets/',
+      '/assets',
+      '/../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/assets/%2e%2e/%2e%2e/secret.txt',
+      '/..%2fsecret.txt',
+      '/%2e%2e%5csecret.txt',
+      '/link.txt',
+      '/.env',
+      '/index.html%00.js',
+      '/%E0%A4%A',
+    ]) {
+      const r = await get(h.port, `${p}?${q}`);
+      expect(r.status, p).toBe(404);
+      expect(r.body, p).not.toContain('TOP SECRET');
+    }
+    const abs = await get(h.port, `http://127.0.0.1:${h.port}/secret.txt?${q}`);
+    expect(abs.status).toBe(400);
+    expect((await get(h.port, `/?${q}`, {}, 'POST')).status).toBe(405);
+  });
+
+  it('says the renderer is not built instead of failing', async () => {
+    const base = await tempDir();
+    const h = await startHost({ handlers: fakeHandlers(), rendererDir: join(base, 'missing') });
+    running.push(h);
+    const r = await get(h.port, `/?token=${h.token}`);
+    expect(r.status).toBe(503);
+    expect(r.body).toMatch(/npm run build/);
+  });
+});
+
+function openWs(h: RunningHost, opts: { token?: string; origin?: string; path?: string; headers?: Record<string, string> } = {}): Promise<WebSocket> {
+  const url = `ws://127.0.0.1:${h.port}${opts.path ?? '/ws'}${opts.token === undefined ? `?token=${h.token}` : opts.token ? `?token=${opts.token}` : ''}`;
+  const ws = new WebSocket(url, { origin: opts.origin, headers: opts.headers });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(ws));
+    ws.once('unexpected-response', (_req, res) => reject(new Error(`status ${res.statusCode}`)));
+    ws.once('error', reject);
+  });
+}
+
+describe('WebSocket', () => {
+  it('refuses upgrades without the token, with a foreign Origin or Host, or on another path', async () => {
+    const { h } = await host();
+    await expect(openWs(h, { token: '' })).rejects.toThrow(/403/);
+    await expect(openWs(h, { token: 'nope' })).rejects.toThrow(/403/);
+    await expect(openWs(h, { origin: 'http://evil.example' })).rejects.toThrow(/403/);
+    await expect(openWs(h, { origin: `http://localhost:${h.port + 1}` })).rejects.toThrow(/403/);
+    await expect(openWs(h, { headers: { host: `rebind.example:${h.port}` } })).rejects.toThrow(/403/);
+    await expect(openWs(h, { path: '/other' })).rejects.toThrow(/404/);
+    const ok = await openWs(h, { origin: `http://127.0.0.1:${h.port}` });
+    ok.close();
+    const viaCookie = await openWs(h, { token: '', origin: `http://localhost:${h.port}`, headers: { cookie: `teamdeck_${h.port}=${h.token}` } });
+    viaCookie.close();
+  });
+
+  it('answers a call by id, with the arguments passed through for validation, and pushes events', async () => {
+    const { h, handlers } = await host();
+    const ws = await openWs(h);
+    const messages: unknown[] = [];
+    const next = () => new Promise<unknown>((r) => ws.once('message', (d) => r(JSON.parse(String(d)))));
+    let p = next();
+    ws.send(JSON.stringify({ t: 'call', id: 7, name: 'getRoster', args: ['demo'] }));
+    messages.push(await p);
+    expect(messages[0]).toEqual({ t: 'result', id: 7, result: { ok: true, value: [{ name: 'researcher', args: ['demo'] }] } });
+    expect(handlers.calls).toEqual([{ name: 'getRoster', args: ['demo'] }]);
+    p = next();
+    handlers.emit({ type: 'queued-count', count: 3 });
+    expect(await p).toEqual({ t: 'event', event: { type: 'queued-count', count: 3 } });
+    ws.close();
+  });
+
+  it('closes the connection on a malformed envelope', async () => {
+    const { h } = await host();
+    const ws = await openWs(h);
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.send(JSON.stringify({ t: 'call', id: 'x', name: 'getRoster', args: [] }));
+    expect(await closed).toBe(1008);
+  });
+});
+
+describe('ws-client against the host', () => {
+  it('round-trips calls and events, and reconnects after the socket drops', async () => {
+    const { h, handlers } = await host();
+    const sockets: WebSocket[] = [];
+    const client = createWsClient({
+      url: hostSocketUrl({ protocol: 'http:', host: `127.0.0.1:${h.port}` }, h.token),
+      createSocket: (url) => {
+        const s = new WebSocket(url, { origin: h.origin });
+        sockets.push(s);
+        return s as never;
+      },
+      backoff: { minMs: 20, maxMs: 100 },
+    });
+    try {
+      const r = await client.getRoster('demo');
+      expect(r).toEqual({ ok: true, value: [{ name: 'researcher', args: ['demo'] }] });
+      const invalid = await client.getFeed('demo');
+      expect(invalid).toMatchObject({ ok: false, error: { code: 'invalid' } });
+
+      const events: AppEvent[] = [];
+      const off = client.onEvent((e) => events.push(e));
+      handlers.emit({ type: 'queued-count', count: 1 });
+      await expect.poll(() => events.length).toBe(1);
+
+      // Drop the connection from the server side; the client comes back by itself.
+      sockets[0]!.terminate();
+      await expect.poll(() => sockets.length, { timeout: 5_000 }).toBeGreaterThan(1);
+      await expect.poll(() => client.connected, { timeout: 5_000 }).toBe(true);
+      expect(await client.getRoster('again')).toMatchObject({ ok: true });
+      off();
+      handlers.emit({ type: 'queued-count', count: 2 });
+      expect(events.filter((e) => e.type === 'queued-count')).toHaveLength(1);
+
+      // openExternal never reaches the host: the browser opens http(s) links itself.
+      expect(await client.openExternal('javascript:alert(1)')).toMatchObject({ ok: false, error: { code: 'invalid' } });
+      expect(handlers.calls.some((c) => c.name === 'openExternal')).toBe(false);
+    } finally {
+      client.close();
+    }
+  });
+});
+
+describe('tokenMatches', () => {
+  it('compares in constant time and rejects empty or oversized candidates', () => {
+    expect(tokenMatches('abc', 'abc')).toBe(true);
+    expect(tokenMatches('abd', 'abc')).toBe(false);
+    expect(tokenMatches('', 'abc')).toBe(false);
+    expect(tokenMatches(undefined, 'abc')).toBe(false);
+    expect(tokenMatches('a'.repeat(10_000), 'abc')).toBe(false);
+  });
+});

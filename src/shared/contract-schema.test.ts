@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { CALL_NAMES } from './contract.js';
+import { callArgsSchemas, isHttpUrl, MAX_TEXT_BYTES, validateCall, wsClientMessageSchema } from './contract-schema.js';
+
+const bad = (name: unknown, args: unknown) => {
+  const r = validateCall(name, args);
+  expect(r.ok).toBe(false);
+  return r.ok ? undefined : r.error;
+};
+
+describe('validateCall', () => {
+  it('has a schema for every call and nothing else', () => {
+    expect(Object.keys(callArgsSchemas).sort()).toEqual([...CALL_NAMES].sort());
+  });
+
+  it('accepts well-formed calls', () => {
+    expect(validateCall('getSnapshot', [])).toMatchObject({ ok: true, args: [] });
+    expect(validateCall('getThread', ['team', 'researcher'])).toMatchObject({ ok: true });
+    expect(validateCall('send', [{ team: 't', to: 'm', text: 'hello', summary: 'hi' }])).toMatchObject({ ok: true });
+    expect(validateCall('setSettings', [{ idleMinutes: 10, notifications: false, teamsDir: '/x' }])).toMatchObject({ ok: true });
+    expect(validateCall('setSettings', [{}])).toMatchObject({ ok: true });
+    expect(validateCall('openExternal', ['https://example.com/a?b#c'])).toMatchObject({ ok: true });
+  });
+
+  it('rejects unknown calls and non-list arguments', () => {
+    expect(bad('eval', [])?.code).toBe('invalid');
+    expect(bad('__proto__', [])?.code).toBe('invalid');
+    expect(bad('getRoster', 'team')?.code).toBe('invalid');
+    expect(bad('getRoster', { 0: 'team' })?.code).toBe('invalid');
+  });
+
+  it('rejects missing, extra and mistyped arguments', () => {
+    bad('getRoster', []);
+    bad('getRoster', ['a', 'b']);
+    bad('getSnapshot', [1]);
+    bad('getThread', ['a']);
+    bad('getThread', ['a', 7]);
+    bad('send', []);
+    bad('send', ['text']);
+    bad('send', [null]);
+  });
+
+  it('bounds names: non-empty, at most 255 characters, no control characters', () => {
+    bad('getRoster', ['']);
+    bad('getRoster', ['x'.repeat(256)]);
+    expect(validateCall('getRoster', ['x'.repeat(255)]).ok).toBe(true);
+    bad('getRoster', ['a\u0000b']);
+    bad('getThread', ['team', 'line\nbreak']);
+    bad('send', [{ team: 't', to: 'x'.repeat(256), text: 'hi' }]);
+  });
+
+  it('send is a strict object with bounded text', () => {
+    bad('send', [{ team: 't', to: 'm', text: 'hi', from: 'team-lead' }]);
+    bad('send', [{ team: 't', to: 'm' }]);
+    bad('send', [{ team: 't', to: 'm', text: '' }]);
+    bad('send', [{ team: 't', to: 'm', text: '   \n ' }]);
+    bad('send', [{ team: 't', to: 'm', text: 42 }]);
+    bad('send', [{ team: 't', to: 'm', text: 'hi', summary: 'x'.repeat(1001) }]);
+    expect(validateCall('send', [{ team: 't', to: 'm', text: 'a'.repeat(MAX_TEXT_BYTES) }]).ok).toBe(true);
+    bad('send', [{ team: 't', to: 'm', text: 'a'.repeat(MAX_TEXT_BYTES + 1) }]);
+    // Under the character limit but over the byte limit once encoded.
+    const err = bad('send', [{ team: 't', to: 'm', text: '\u00e9'.repeat(MAX_TEXT_BYTES / 2 + 1) }]);
+    expect(err?.message).toMatch(/bytes/);
+  });
+
+  it('settings patch is strict with ranges', () => {
+    bad('setSettings', [{ idleMinutes: 0 }]);
+    bad('setSettings', [{ idleMinutes: 1441 }]);
+    bad('setSettings', [{ idleMinutes: 2.5 }]);
+    bad('setSettings', [{ idleMinutes: '5' }]);
+    bad('setSettings', [{ notifications: 'yes' }]);
+    bad('setSettings', [{ teamsDir: 'x'.repeat(4097) }]);
+    bad('setSettings', [{ teamsDir: 'a\u0000b' }]);
+    bad('setSettings', [{ theme: 'dark' }]);
+    bad('setSettings', [null]);
+  });
+
+  it('openExternal takes http(s) URLs only', () => {
+    for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'teamdeck://x', 'ftp://x', '//evil.example', 'https://user:pw@example.com', 'not a url', 'https://' + 'a'.repeat(2100)]) {
+      expect(validateCall('openExternal', [url]).ok, url).toBe(false);
+    }
+    expect(isHttpUrl('http://localhost:3000/x')).toBe(true);
+  });
+
+  it('never echoes the rejected value', () => {
+    const secret = 'S3CRET-' + 'x'.repeat(300);
+    const err = bad('getRoster', [secret]);
+    expect(err?.message).not.toContain('S3CRET');
+    expect(err?.message.length).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('wsClientMessageSchema', () => {
+  it('accepts a call envelope and rejects anything else', () => {
+    expect(wsClientMessageSchema.safeParse({ t: 'call', id: 1, name: 'getSnapshot', args: [] }).success).toBe(true);
+    expect(wsClientMessageSchema.safeParse({ t: 'call', id: -1, name: 'x', args: [] }).success).toBe(false);
+    expect(wsClientMessageSchema.safeParse({ t: 'call', id: 1, name: 'x', args: [], extra: 1 }).success).toBe(false);
+    expect(wsClientMessageSchema.safeParse({ t: 'event', id: 1, name: 'x', args: [] }).success).toBe(false);
+    expect(wsClientMessageSchema.safeParse({ t: 'call', id: 1, name: 'x', args: new Array(9).fill(0) }).success).toBe(false);
+  });
+});
