@@ -4,7 +4,6 @@ import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import type { AppEvent, Result } from '../../shared/contract.js';
-import { createWsClient, hostSocketUrl } from '../../renderer/src/api/ws-client.js';
 import { useTempDirs } from '../../../test/helpers/tmp.js';
 import { startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
 
@@ -204,48 +203,6 @@ describe('WebSocket', () => {
     const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
     ws.send(JSON.stringify({ t: 'call', id: 'x', name: 'getRoster', args: [] }));
     expect(await closed).toBe(1008);
-  });
-});
-
-describe('ws-client against the host', () => {
-  it('round-trips calls and events, and reconnects after the socket drops', async () => {
-    const { h, handlers } = await host();
-    const sockets: WebSocket[] = [];
-    const client = createWsClient({
-      url: hostSocketUrl({ protocol: 'http:', host: `127.0.0.1:${h.port}` }, h.token),
-      createSocket: (url) => {
-        const s = new WebSocket(url, { origin: h.origin });
-        sockets.push(s);
-        return s as never;
-      },
-      backoff: { minMs: 20, maxMs: 100 },
-    });
-    try {
-      const r = await client.getRoster('demo');
-      expect(r).toEqual({ ok: true, value: [{ name: 'researcher', args: ['demo'] }] });
-      const invalid = await client.getFeed('demo');
-      expect(invalid).toMatchObject({ ok: false, error: { code: 'invalid' } });
-
-      const events: AppEvent[] = [];
-      const off = client.onEvent((e) => events.push(e));
-      handlers.emit({ type: 'queued-count', count: 1 });
-      await expect.poll(() => events.length).toBe(1);
-
-      // Drop the connection from the server side; the client comes back by itself.
-      sockets[0]!.terminate();
-      await expect.poll(() => sockets.length, { timeout: 5_000 }).toBeGreaterThan(1);
-      await expect.poll(() => client.connected, { timeout: 5_000 }).toBe(true);
-      expect(await client.getRoster('again')).toMatchObject({ ok: true });
-      off();
-      handlers.emit({ type: 'queued-count', count: 2 });
-      expect(events.filter((e) => e.type === 'queued-count')).toHaveLength(1);
-
-      // openExternal never reaches the host: the browser opens http(s) links itself.
-      expect(await client.openExternal('javascript:alert(1)')).toMatchObject({ ok: false, error: { code: 'invalid' } });
-      expect(handlers.calls.some((c) => c.name === 'openExternal')).toBe(false);
-    } finally {
-      client.close();
-    }
   });
 });
 

@@ -1,0 +1,139 @@
+import { describe, expect, it, vi } from 'vitest';
+import type { AppEvent } from '../../../shared/contract';
+import { createWsClient, hostSocketUrl, type SocketLike } from './ws-client';
+
+/** A socket the test drives by hand: open, answer, push, drop. */
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: { t: string; id: number; name: string; args: unknown[] }[] = [];
+  onopen: ((ev: unknown) => void) | null = null;
+  onclose: ((ev: unknown) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  constructor(readonly url: string) {}
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  close() {
+    this.drop();
+  }
+  open() {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  drop() {
+    this.readyState = 3;
+    this.onclose?.({});
+  }
+  reply(id: number, result: unknown) {
+    this.onmessage?.({ data: JSON.stringify({ t: 'result', id, result }) });
+  }
+  push(event: AppEvent) {
+    this.onmessage?.({ data: JSON.stringify({ t: 'event', event }) });
+  }
+}
+
+function setup() {
+  const sockets: FakeSocket[] = [];
+  const opened: string[] = [];
+  const client = createWsClient({
+    url: 'ws://127.0.0.1:9/ws?token=t',
+    createSocket: (url) => {
+      const s = new FakeSocket(url);
+      sockets.push(s);
+      return s;
+    },
+    backoff: { minMs: 5, maxMs: 20 },
+    openLink: (u) => opened.push(u),
+  });
+  return { client, sockets, opened, last: () => sockets[sockets.length - 1]! };
+}
+
+describe('createWsClient', () => {
+  it('queues calls until the socket opens, then matches answers by id', async () => {
+    const { client, last } = setup();
+    const a = client.getRoster('alpha');
+    const b = client.getThread('alpha', 'researcher');
+    const s = last();
+    expect(s.sent).toEqual([]);
+    s.open();
+    expect(s.sent.map((m) => [m.name, m.args])).toEqual([
+      ['getRoster', ['alpha']],
+      ['getThread', ['alpha', 'researcher']],
+    ]);
+    s.reply(s.sent[1]!.id, { ok: true, value: ['thread'] });
+    s.reply(s.sent[0]!.id, { ok: true, value: ['roster'] });
+    expect(await a).toEqual({ ok: true, value: ['roster'] });
+    expect(await b).toEqual({ ok: true, value: ['thread'] });
+    client.close();
+  });
+
+  it('delivers pushed events to subscribers until they unsubscribe', () => {
+    const { client, last } = setup();
+    last().open();
+    const got: AppEvent[] = [];
+    const off = client.onEvent((e) => got.push(e));
+    last().push({ type: 'queued-count', count: 1 });
+    off();
+    last().push({ type: 'queued-count', count: 2 });
+    expect(got).toEqual([{ type: 'queued-count', count: 1 }]);
+    client.close();
+  });
+
+  it('fails calls in flight when the connection drops, reconnects with backoff and resyncs', async () => {
+    const { client, sockets, last } = setup();
+    last().open();
+    const got: AppEvent[] = [];
+    client.onEvent((e) => got.push(e));
+    const inFlight = client.send({ team: 't', to: 'm', text: 'hi' });
+    sockets[0]!.drop();
+    expect(await inFlight).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(client.connected).toBe(false);
+    await vi.waitFor(() => expect(sockets.length).toBe(2));
+    const s2 = last();
+    s2.open();
+    expect(client.connected).toBe(true);
+    // After a reconnect the client asks for a snapshot and hands it to listeners.
+    const snap = s2.sent.find((m) => m.name === 'getSnapshot');
+    expect(snap).toBeDefined();
+    s2.reply(snap!.id, { ok: true, value: { teams: [] } });
+    await vi.waitFor(() => expect(got).toEqual([{ type: 'snapshot', snapshot: { teams: [] } }]));
+    client.close();
+    expect(sockets.length).toBe(2);
+  });
+
+  it('keeps retrying when the host refuses the connection', async () => {
+    const { client, sockets } = setup();
+    sockets[0]!.drop();
+    await vi.waitFor(() => expect(sockets.length).toBe(2));
+    sockets[1]!.drop();
+    await vi.waitFor(() => expect(sockets.length).toBe(3));
+    client.close();
+  });
+
+  it('opens only http(s) links, locally, never through the host', async () => {
+    const { client, last, opened } = setup();
+    last().open();
+    expect(await client.openExternal('https://example.com/a b')).toEqual({ ok: true, value: null });
+    expect(await client.openExternal('javascript:alert(1)')).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await client.openExternal('file:///etc/passwd')).toMatchObject({ ok: false });
+    expect(opened).toEqual(['https://example.com/a%20b']);
+    expect(last().sent).toEqual([]);
+    client.close();
+  });
+
+  it('resolves calls after close as failures instead of hanging', async () => {
+    const { client } = setup();
+    const p = client.getSnapshot();
+    client.close();
+    expect(await p).toMatchObject({ ok: false });
+    expect(await client.getSnapshot()).toMatchObject({ ok: false });
+  });
+});
+
+describe('hostSocketUrl', () => {
+  it('points at /ws on the page host with the token in the query', () => {
+    expect(hostSocketUrl({ protocol: 'http:', host: '127.0.0.1:4000' }, 'a+b')).toBe('ws://127.0.0.1:4000/ws?token=a%2Bb');
+    expect(hostSocketUrl({ protocol: 'http:', host: 'localhost:4000' }, undefined)).toBe('ws://localhost:4000/ws');
+  });
+});
