@@ -25,7 +25,7 @@ export function calendarDaysBetween(earlier: number, later: number): number {
 
 /** "14:02" in the user's locale, 24h or 12h as the locale prefers. */
 export function clockTime(t: number, locale?: string): string {
-  return new Date(t).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+  return new Date(t).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
 }
 
 /** The exact time for tooltips: weekday, full date and seconds. */
@@ -36,7 +36,7 @@ export function exactTime(t: number, locale?: string): string {
     year: 'numeric',
     month: 'short',
     day: 'numeric',
-    hour: '2-digit',
+    hour: 'numeric',
     minute: '2-digit',
     second: '2-digit',
   });

@@ -25,10 +25,15 @@ export interface TeamCache {
   rosterError?: string;
   /** Every message of the team this window knows of, oldest first, unique by id. */
   messages: ThreadMessage[];
-  /** getFeed has been merged in (until then `messages` holds only threads and pushed events). */
-  feedLoaded: boolean;
+  /**
+   * Generation (see DeckState.generation) in which getFeed was last merged in; undefined until the
+   * first load, during which `messages` holds only loaded threads and pushed events.
+   */
+  feedLoaded?: number;
   feedError?: string;
-  threadLoaded: Record<string, boolean>;
+  /** Generation in which each member's thread was last loaded. */
+  threadLoaded: Record<string, number>;
+  rosterLoaded?: number;
   threadError: Record<string, string>;
   /** Latest delivery state per sent message id; survives a message arriving after its delivery event. */
   deliveries: Record<string, Delivery>;
@@ -44,6 +49,11 @@ export interface Draft {
 export interface DeckState {
   phase: 'loading' | 'ready' | 'failed';
   loadError?: string;
+  /**
+   * Bumped by every snapshot after the first (a host reconnect, a new root): whatever was loaded
+   * in an older generation may have missed events and is fetched again when next shown.
+   */
+  generation: number;
   teamsRoot: string;
   rootSource: string;
   alsoLooked: string[];
@@ -85,6 +95,7 @@ export function memberKey(team: string, member: string): string {
 export function initialState(opts: { viewedAt?: Record<string, number>; viewedBaseline: number; now: number }): DeckState {
   return {
     phase: 'loading',
+    generation: 0,
     teamsRoot: '',
     rootSource: '',
     alsoLooked: [],
@@ -109,7 +120,7 @@ export function initialState(opts: { viewedAt?: Record<string, number>; viewedBa
 }
 
 export function emptyTeamCache(): TeamCache {
-  return { messages: [], feedLoaded: false, threadLoaded: {}, threadError: {}, deliveries: {}, unread: {} };
+  return { messages: [], threadLoaded: {}, threadError: {}, deliveries: {}, unread: {} };
 }
 
 function teamCache(s: DeckState, team: string): TeamCache {
@@ -262,6 +273,7 @@ export function applySnapshot(s: DeckState, snap: Snapshot, localNow: number): D
     ...base,
     phase: 'ready',
     loadError: undefined,
+    generation: s.phase === 'ready' ? s.generation + 1 : s.generation,
     teamsRoot: snap.teamsRoot,
     rootSource: snap.rootSource,
     alsoLooked: snap.alsoLooked,
@@ -341,9 +353,9 @@ function defaultMember(roster: readonly RosterEntry[]): string | undefined {
   return (visible.find((r) => r.isLead) ?? visible.find((r) => r.state !== 'terminated') ?? visible[0])?.name;
 }
 
-export function applyRoster(s: DeckState, team: string, roster: RosterEntry[]): DeckState {
+export function applyRoster(s: DeckState, team: string, roster: RosterEntry[], gen = s.generation): DeckState {
   const cache = teamCache(s, team);
-  const next = withTeam(s, team, { ...cache, roster, rosterError: undefined });
+  const next = withTeam(s, team, { ...cache, roster, rosterError: undefined, rosterLoaded: gen });
   const current = s.memberByTeam[team];
   if (current) return next;
   const chosen = defaultMember(roster);
@@ -354,14 +366,14 @@ export function applyRosterError(s: DeckState, team: string, message: string): D
   return withTeam(s, team, { ...teamCache(s, team), rosterError: message });
 }
 
-export function applyThreadLoaded(s: DeckState, team: string, member: string, msgs: readonly ThreadMessage[]): DeckState {
+export function applyThreadLoaded(s: DeckState, team: string, member: string, msgs: readonly ThreadMessage[], gen = s.generation): DeckState {
   const cache = teamCache(s, team);
   const messages = mergeMessages(cache.messages, msgs, cache.deliveries);
   const { [member]: _dropped, ...threadError } = cache.threadError;
   return withTeam(s, team, {
     ...cache,
     messages,
-    threadLoaded: { ...cache.threadLoaded, [member]: true },
+    threadLoaded: { ...cache.threadLoaded, [member]: gen },
     threadError,
     unread: recountUnread(messages, team, s.viewedAt, s.viewedBaseline),
   });
@@ -372,13 +384,13 @@ export function applyThreadError(s: DeckState, team: string, member: string, mes
   return withTeam(s, team, { ...cache, threadError: { ...cache.threadError, [member]: message } });
 }
 
-export function applyFeedLoaded(s: DeckState, team: string, msgs: readonly ThreadMessage[]): DeckState {
+export function applyFeedLoaded(s: DeckState, team: string, msgs: readonly ThreadMessage[], gen = s.generation): DeckState {
   const cache = teamCache(s, team);
   const messages = mergeMessages(cache.messages, msgs, cache.deliveries);
   return withTeam(s, team, {
     ...cache,
     messages,
-    feedLoaded: true,
+    feedLoaded: gen,
     feedError: undefined,
     unread: recountUnread(messages, team, s.viewedAt, s.viewedBaseline),
   });

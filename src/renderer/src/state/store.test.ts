@@ -25,13 +25,27 @@ describe('deck store over a TeamdeckApi', () => {
     const snapshot = vi.spyOn(api, 'getSnapshot');
     await actions.start();
     expect(snapshot).toHaveBeenCalledTimes(1);
-    await vi.waitFor(() => expect(store.getState().byTeam.analysis?.threadLoaded['team-lead']).toBe(true));
+    await vi.waitFor(() => expect(store.getState().byTeam.analysis?.threadLoaded['team-lead']).toBe(0));
     const s = store.getState();
     expect(s.phase).toBe('ready');
     expect(s.selectedTeam).toBe('analysis');
     expect(s.memberByTeam.analysis).toBe('team-lead');
-    expect(s.byTeam.analysis!.feedLoaded).toBe(true);
+    expect(s.byTeam.analysis!.feedLoaded).toBe(0);
     expect(s.queuedCount).toBe(1);
+  });
+
+  it('fetches the open thread again after a later snapshot (a reconnect may have missed events)', async () => {
+    const { api, store, actions } = setup();
+    await actions.start();
+    await vi.waitFor(() => expect(store.getState().byTeam.analysis?.threadLoaded['team-lead']).toBe(0));
+    const thread = vi.spyOn(api, 'getThread');
+    const snap = await api.getSnapshot();
+    if (!snap.ok) throw new Error('no snapshot');
+    api.emit({ type: 'snapshot', snapshot: snap.value });
+    await vi.waitFor(() => expect(store.getState().byTeam.analysis?.threadLoaded['team-lead']).toBe(1));
+    expect(thread).toHaveBeenCalledWith('analysis', 'team-lead');
+    // What was on screen stays there while it reloads.
+    expect(store.getState().byTeam.analysis!.messages.length).toBeGreaterThan(0);
   });
 
   it('replays events pushed while the snapshot was loading', async () => {

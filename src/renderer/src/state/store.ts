@@ -91,27 +91,32 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
     };
 
     const ensureThread = (team: string, member: string) => {
-      const cache = get().byTeam[team];
-      if (cache?.threadLoaded[member]) return;
-      void once(`thread:${team}/${member}`, async () => {
+      const s = get();
+      const gen = s.generation;
+      if (s.byTeam[team]?.threadLoaded[member] === gen) return;
+      void once(`thread:${gen}:${team}/${member}`, async () => {
         const r = await call(() => api.getThread(team, member));
-        update((s) => (r.ok ? D.applyThreadLoaded(s, team, member, r.value) : D.applyThreadError(s, team, member, r.error.message)));
+        update((x) => (r.ok ? D.applyThreadLoaded(x, team, member, r.value, gen) : D.applyThreadError(x, team, member, r.error.message)));
       });
     };
 
     const ensureFeed = (team: string) => {
-      if (get().byTeam[team]?.feedLoaded) return;
-      void once(`feed:${team}`, async () => {
+      const s = get();
+      const gen = s.generation;
+      if (s.byTeam[team]?.feedLoaded === gen) return;
+      void once(`feed:${gen}:${team}`, async () => {
         const r = await call(() => api.getFeed(team));
-        update((s) => (r.ok ? D.applyFeedLoaded(s, team, r.value) : D.applyFeedError(s, team, r.error.message)));
+        update((x) => (r.ok ? D.applyFeedLoaded(x, team, r.value, gen) : D.applyFeedError(x, team, r.error.message)));
       });
     };
 
     const ensureRoster = (team: string) => {
-      if (get().byTeam[team]?.roster) return;
-      void once(`roster:${team}`, async () => {
+      const s = get();
+      const gen = s.generation;
+      if (s.byTeam[team]?.rosterLoaded === gen) return;
+      void once(`roster:${gen}:${team}`, async () => {
         const r = await call(() => api.getRoster(team));
-        update((s) => (r.ok ? D.applyRoster(s, team, r.value) : D.applyRosterError(s, team, r.error.message)));
+        update((x) => (r.ok ? D.applyRoster(x, team, r.value, gen) : D.applyRosterError(x, team, r.error.message)));
         openSelection();
       });
     };

@@ -1,0 +1,141 @@
+import { useEffect, useRef, useState } from 'react';
+import { Compose, focusCompose } from './components/Compose';
+import { EmptyState } from './components/EmptyState';
+import { FeedView } from './components/FeedView';
+import { MemberHeader } from './components/Header';
+import { JumpPalette } from './components/JumpPalette';
+import { Roster } from './components/Roster';
+import { SettingsDialog } from './components/SettingsDialog';
+import { StatusBar } from './components/StatusBar';
+import { TeamSwitcher } from './components/TeamSwitcher';
+import { ThreadView } from './components/ThreadView';
+import { modKey } from './lib/platform';
+import { useActions, useDeck, useDeckStore } from './state/context';
+import { EMPTY_ROSTER, currentMember, orderedRoster, teamUnread } from './state/selectors';
+
+function Sidebar() {
+  const description = useDeck((s) => s.teams.find((t) => t.id === s.selectedTeam)?.description);
+  return (
+    <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950/70">
+      <div className="px-3 pt-3 pb-2">
+        <TeamSwitcher />
+        {description && <p className="mt-1.5 truncate px-0.5 text-[11px] text-zinc-500 dark:text-zinc-400" title={description}>{description}</p>}
+      </div>
+      <Roster />
+      <div className="border-t border-zinc-200 px-3 py-2 text-[11px] text-zinc-400 dark:border-zinc-800 dark:text-zinc-500">
+        <kbd>{modKey()}+K</kbd> jump · <kbd>Alt+↑↓</kbd> next member
+      </div>
+    </aside>
+  );
+}
+
+function Main() {
+  const team = useDeck((s) => s.selectedTeam);
+  const view = useDeck((s) => s.view);
+  const member = useDeck(currentMember);
+  if (!team) return null;
+  if (view === 'feed') return <FeedView team={team} />;
+  if (!member) return <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Loading members…</div>;
+  return (
+    <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${member}`}>
+      <MemberHeader team={team} member={member} />
+      <ThreadView key={`${team}/${member}`} team={team} member={member} />
+      <Compose team={team} member={member} />
+    </section>
+  );
+}
+
+function LoadFailed() {
+  const actions = useActions();
+  const error = useDeck((s) => s.loadError);
+  return (
+    <div className="flex flex-1 flex-col items-center justify-center gap-3 p-8 text-center">
+      <p className="text-sm font-medium text-zinc-900 dark:text-zinc-100">Teamdeck could not load its state.</p>
+      <p className="max-w-md text-xs text-zinc-500 dark:text-zinc-400">{error}</p>
+      <button type="button" className="btn-secondary" onClick={() => void actions.retryStart()}>
+        Try again
+      </button>
+    </div>
+  );
+}
+
+/** Window title: who is open, and how much is unread. */
+function useDocumentTitle() {
+  const title = useDeck((s) => {
+    const team = s.teams.find((t) => t.id === s.selectedTeam);
+    const unread = s.teams.reduce((n, t) => n + teamUnread(s.byTeam[t.id]), 0);
+    const where = !team ? '' : s.view === 'feed' ? `${team.name} feed` : `${currentMember(s) ?? ''} · ${team.name}`;
+    return `${unread ? `(${unread}) ` : ''}${where ? `${where} — ` : ''}Teamdeck`;
+  });
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}
+
+export function App() {
+  const store = useDeckStore();
+  const phase = useDeck((s) => s.phase);
+  const hasTeams = useDeck((s) => s.teams.length > 0);
+  const [palette, setPalette] = useState(false);
+  const [settings, setSettings] = useState(false);
+  const overlays = useRef({ palette, settings });
+  overlays.current = { palette, settings };
+  useDocumentTitle();
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        setSettings(false);
+        setPalette((p) => !p);
+        return;
+      }
+      if (overlays.current.palette || overlays.current.settings) return;
+      const s = store.getState();
+      if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
+        const team = s.selectedTeam;
+        if (!team) return;
+        e.preventDefault();
+        const names = orderedRoster(s.byTeam[team]?.roster ?? EMPTY_ROSTER).map((r) => r.name);
+        if (names.length === 0) return;
+        const at = s.view === 'thread' ? names.indexOf(s.memberByTeam[team] ?? '') : -1;
+        const step = e.key === 'ArrowUp' ? -1 : 1;
+        const next = at < 0 ? (step > 0 ? 0 : names.length - 1) : (at + step + names.length) % names.length;
+        s.actions.openMember(team, names[next]!);
+        return;
+      }
+      if (e.key === 'Escape' && !e.defaultPrevented) {
+        if (s.view === 'feed') s.actions.openFeed(false);
+        requestAnimationFrame(focusCompose);
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [store]);
+
+  return (
+    <div data-testid="app" data-phase={phase} className="flex h-full flex-col bg-white text-[13px] text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">
+      <div className="flex min-h-0 flex-1">
+        {phase === 'loading' && <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Loading teams…</div>}
+        {phase === 'failed' && <LoadFailed />}
+        {phase === 'ready' && !hasTeams && <EmptyState onOpenSettings={() => setSettings(true)} />}
+        {phase === 'ready' && hasTeams && (
+          <>
+            <Sidebar />
+            <Main />
+          </>
+        )}
+      </div>
+      <StatusBar onOpenSettings={() => setSettings(true)} />
+      {palette && (
+        <JumpPalette
+          onClose={() => {
+            setPalette(false);
+            requestAnimationFrame(focusCompose);
+          }}
+        />
+      )}
+      {settings && <SettingsDialog onClose={() => setSettings(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,111 @@
+import { useRef, type KeyboardEvent } from 'react';
+import { memberKey } from '../state/deck-state';
+import { useActions, useDeck } from '../state/context';
+import { currentEntry } from '../state/selectors';
+import { useMemberState } from './bits';
+import { SendIcon } from './icons';
+import { modKey } from '../lib/platform';
+
+export const COMPOSE_ID = 'compose-text';
+
+/** Puts the caret back in the compose box (Esc, after switching members). */
+export function focusCompose(): void {
+  const el = document.getElementById(COMPOSE_ID);
+  if (el instanceof HTMLTextAreaElement && !el.disabled) {
+    el.focus();
+    el.setSelectionRange(el.value.length, el.value.length);
+  }
+}
+
+export function Compose({ team, member }: { team: string; member: string }) {
+  const actions = useActions();
+  const key = memberKey(team, member);
+  const draft = useDeck((s) => s.drafts[key]);
+  const error = useDeck((s) => s.sendErrors[key]);
+  const sending = useDeck((s) => !!s.sending[key]);
+  const entry = useDeck(currentEntry);
+  const state = useMemberState(entry);
+  const text = draft?.text ?? '';
+  const summary = draft?.summary ?? '';
+  const terminated = state === 'terminated';
+  const canSend = !terminated && !sending && text.trim().length > 0;
+  const box = useRef<HTMLTextAreaElement>(null);
+
+  const send = async () => {
+    if (!canSend) return;
+    await actions.send(team, member);
+    box.current?.focus();
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement | HTMLInputElement>) => {
+    // Enter sends; Shift+Enter is a new line; never send in the middle of an IME composition.
+    if (e.key === 'Enter' && !e.shiftKey && !e.altKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <div className="border-t border-zinc-200 px-5 pt-3 pb-2.5 dark:border-zinc-800">
+      <div
+        className={`rounded-xl border bg-white shadow-xs transition-colors dark:bg-zinc-800/60 ${
+          error ? 'border-red-400 dark:border-red-500/70' : 'border-zinc-300 focus-within:border-indigo-400 dark:border-zinc-700 dark:focus-within:border-indigo-400/70'
+        } ${terminated ? 'opacity-60' : ''}`}
+      >
+        <textarea
+          ref={box}
+          id={COMPOSE_ID}
+          data-testid="compose"
+          aria-label={`Message ${member}`}
+          aria-describedby={error ? 'send-error' : 'compose-hint'}
+          aria-invalid={error ? true : undefined}
+          rows={1}
+          value={text}
+          disabled={terminated}
+          readOnly={sending}
+          placeholder={terminated ? `${member} has shut down` : `Message ${member}…`}
+          onChange={(e) => actions.setDraft(team, member, { text: e.target.value })}
+          onKeyDown={onKeyDown}
+          className="field-sizing-content block max-h-52 min-h-[40px] w-full resize-none bg-transparent px-3.5 pt-2.5 pb-1 leading-relaxed text-zinc-900 outline-none placeholder:text-zinc-400 disabled:cursor-not-allowed dark:text-zinc-100 dark:placeholder:text-zinc-500"
+        />
+        <div className="flex items-center gap-2 px-2 pb-2">
+          <input
+            data-testid="compose-summary"
+            aria-label="Summary (optional)"
+            value={summary}
+            disabled={terminated}
+            readOnly={sending}
+            maxLength={200}
+            placeholder="Summary (optional)"
+            onChange={(e) => actions.setDraft(team, member, { summary: e.target.value })}
+            onKeyDown={onKeyDown}
+            className="min-w-0 flex-1 rounded-md bg-transparent px-1.5 py-1 text-xs text-zinc-700 outline-none placeholder:text-zinc-400 focus:bg-zinc-100 disabled:cursor-not-allowed dark:text-zinc-300 dark:placeholder:text-zinc-500 dark:focus:bg-zinc-800"
+          />
+          <button
+            type="button"
+            data-testid="send"
+            onClick={() => void send()}
+            disabled={!canSend}
+            className="inline-flex items-center gap-1.5 rounded-lg bg-indigo-600 px-3 py-1.5 text-xs font-semibold text-white shadow-xs outline-none hover:bg-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-400/60 disabled:cursor-not-allowed disabled:bg-zinc-300 disabled:text-zinc-500 disabled:shadow-none dark:disabled:bg-zinc-700 dark:disabled:text-zinc-400"
+          >
+            <SendIcon width={12} height={12} />
+            {sending ? 'Sending…' : 'Send'}
+          </button>
+        </div>
+      </div>
+      {error ? (
+        <p id="send-error" role="alert" data-testid="send-error" className="mt-1.5 px-1 text-xs text-red-700 dark:text-red-400">
+          Not sent: {error}
+        </p>
+      ) : terminated ? (
+        <p data-testid="compose-disabled" className="mt-1.5 px-1 text-xs text-zinc-500 dark:text-zinc-400">
+          {member} approved its shutdown, so nothing reads its inbox any more. The history stays here.
+        </p>
+      ) : (
+        <p id="compose-hint" className="mt-1.5 px-1 text-[11px] text-zinc-400 dark:text-zinc-500">
+          <kbd>Enter</kbd> to send · <kbd>Shift+Enter</kbd> for a new line · <kbd>{modKey()}+K</kbd> to jump to a member
+        </p>
+      )}
+    </div>
+  );
+}

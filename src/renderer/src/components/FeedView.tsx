@@ -1,0 +1,173 @@
+import { memo, useCallback, useMemo, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { Virtuoso } from 'react-virtuoso';
+import { describeFrame } from '../../../shared/frame-text';
+import type { ThreadMessage } from '../../../shared/types';
+import { threadItems, type ThreadItem } from '../lib/thread-items';
+import { useActions, useDeck } from '../state/context';
+import { EMPTY_MESSAGES, feedOf, orderedRoster, EMPTY_ROSTER } from '../state/selectors';
+import { DeliveryChip, RelTime, displayName, nameColor } from './bits';
+import { BackIcon, ChevronDownIcon } from './icons';
+import { Markdown } from './Markdown';
+import { DaySeparator } from './MessageRow';
+
+const FeedRow = memo(function FeedRow({
+  message: m,
+  colors,
+  raw,
+  onToggleRaw,
+  onOpenLink,
+}: {
+  message: ThreadMessage;
+  colors: Record<string, string | undefined>;
+  raw: boolean;
+  onToggleRaw: (id: string) => void;
+  onOpenLink: (url: string) => void;
+}) {
+  return (
+    <div data-testid={`feed-msg-${m.id}`} data-status={m.status} className="px-5 py-1.5 hover:bg-zinc-50 dark:hover:bg-zinc-800/30">
+      <div className="flex min-w-0 items-baseline gap-1.5 text-[12.5px]">
+        <span className={`font-semibold ${nameColor(colors[m.from])}`}>{displayName(m.from)}</span>
+        <span className="text-zinc-400" aria-label="to">
+          →
+        </span>
+        <span className={`font-medium ${nameColor(colors[m.to])}`}>{displayName(m.to)}</span>
+        {m.summary && !m.frame && <span className="min-w-0 truncate text-zinc-500 dark:text-zinc-400">· {m.summary}</span>}
+        {m.frame && (
+          <span className="flex min-w-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
+            <span className="truncate italic">{describeFrame(m.frame)}</span>
+            <button
+              type="button"
+              aria-expanded={raw}
+              onClick={() => onToggleRaw(m.id)}
+              className="shrink-0 rounded px-1 text-[11px] text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
+            >
+              {raw ? 'hide raw' : 'show raw'}
+            </button>
+          </span>
+        )}
+        <span className="ml-auto flex shrink-0 items-center gap-2 pl-3 text-[11px] text-zinc-400 dark:text-zinc-500">
+          {m.status && <DeliveryChip status={m.status} reason={m.queuedReason} />}
+          <RelTime t={m.time} />
+        </span>
+      </div>
+      {!m.frame && (
+        <div className="max-w-3xl text-zinc-800 dark:text-zinc-200">
+          <Markdown text={m.text} onOpenLink={onOpenLink} />
+        </div>
+      )}
+      {raw && m.frame && (
+        <pre className="mt-1 max-h-72 overflow-auto rounded-md border border-zinc-200 bg-zinc-50 p-2.5 font-mono text-[11px] text-zinc-700 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-300">
+          {JSON.stringify(m.frame.fields, null, 2)}
+        </pre>
+      )}
+    </div>
+  );
+});
+
+export function FeedView({ team }: { team: string }) {
+  const actions = useActions();
+  const filter = useDeck((s) => s.feedFilter[team] ?? '');
+  const messages = useDeck((s) => feedOf(s.byTeam[team]?.messages ?? EMPTY_MESSAGES, filter));
+  const loaded = useDeck((s) => s.byTeam[team]?.feedLoaded !== undefined);
+  const error = useDeck((s) => s.byTeam[team]?.feedError);
+  const teamName = useDeck((s) => s.teams.find((t) => t.id === team)?.name ?? team);
+  const back = useDeck((s) => s.memberByTeam[team]);
+  const roster = useDeck((s) => orderedRoster(s.byTeam[team]?.roster ?? EMPTY_ROSTER));
+  const colorsKey = useDeck(useShallow((s) => (s.byTeam[team]?.roster ?? EMPTY_ROSTER).map((r) => `${r.name}=${r.color ?? ''}`)));
+  const colors = useMemo(() => Object.fromEntries(colorsKey.map((kv) => kv.split('=') as [string, string])), [colorsKey]);
+  const items = useMemo(() => threadItems(messages), [messages]);
+  const [rawOpen, setRawOpen] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleRaw = useCallback((id: string) => {
+    setRawOpen((prev) => {
+      const next = new Set(prev);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+
+  const renderItem = useCallback(
+    (_: number, item: ThreadItem) =>
+      item.kind === 'day' ? (
+        <DaySeparator time={item.time} />
+      ) : (
+        <FeedRow message={item.message} colors={colors} raw={rawOpen.has(item.message.id)} onToggleRaw={toggleRaw} onOpenLink={actions.openExternal} />
+      ),
+    [colors, rawOpen, toggleRaw, actions.openExternal],
+  );
+
+  return (
+    <section className="flex min-h-0 flex-1 flex-col" aria-label="Team feed">
+      <header className="flex items-center gap-3 border-b border-zinc-200 px-5 py-2.5 dark:border-zinc-800">
+        <div className="min-w-0 flex-1">
+          <h1 className="text-[15px] font-semibold text-zinc-950 dark:text-white">Team feed</h1>
+          <p className="mt-0.5 truncate text-xs text-zinc-500 dark:text-zinc-400">
+            Every message in {teamName}, including teammate-to-teammate traffic Claude later prunes
+          </p>
+        </div>
+        <label className="relative shrink-0">
+          <span className="sr-only">Filter by member</span>
+          <select
+            data-testid="feed-filter"
+            value={filter}
+            onChange={(e) => actions.setFeedFilter(team, e.target.value)}
+            className="cursor-pointer appearance-none rounded-md border border-zinc-200 bg-white py-1 pr-7 pl-2.5 text-xs text-zinc-700 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-200"
+          >
+            <option value="">Everyone</option>
+            <option value="user">you</option>
+            {roster.map((r) => (
+              <option key={r.name} value={r.name}>
+                {r.name}
+              </option>
+            ))}
+          </select>
+          <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 text-zinc-400" width={12} height={12} />
+        </label>
+        {back && (
+          <button
+            type="button"
+            data-testid="feed-back"
+            onClick={() => actions.openFeed(false)}
+            className="inline-flex shrink-0 items-center gap-1 rounded-md border border-zinc-200 px-2.5 py-1 text-xs font-medium text-zinc-700 outline-none hover:bg-zinc-100 focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800"
+          >
+            <BackIcon width={12} height={12} />
+            {back}
+          </button>
+        )}
+      </header>
+      <div className="relative min-h-0 flex-1" data-testid="feed" data-count={messages.length} data-filter={filter}>
+        {error && !loaded ? (
+          <div className="flex h-full flex-col items-center justify-center gap-2 text-sm">
+            <p className="text-red-600 dark:text-red-400">Could not load the feed: {error}</p>
+            <button type="button" className="btn-secondary" onClick={() => actions.retryFeed(team)}>
+              Try again
+            </button>
+          </div>
+        ) : !loaded ? (
+          <div className="flex h-full items-center justify-center text-sm text-zinc-500">Loading the feed…</div>
+        ) : items.length === 0 ? (
+          <div className="flex h-full items-center justify-center text-sm text-zinc-500">
+            {filter ? `No messages from or to ${displayName(filter)}.` : 'No messages in this team yet.'}
+          </div>
+        ) : (
+          <Virtuoso
+            key={filter}
+            className="thin-scroll h-full"
+            data={items}
+            computeItemKey={(_, item) => item.key}
+            itemContent={renderItem}
+            initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
+            followOutput={(atBottom) => (atBottom ? 'auto' : false)}
+            increaseViewportBy={{ top: 400, bottom: 400 }}
+            components={{ Footer: FeedFooter }}
+          />
+        )}
+      </div>
+    </section>
+  );
+}
+
+function FeedFooter() {
+  return <div className="h-3" />;
+}

@@ -1,0 +1,34 @@
+// Rendered to a string in Node: checks what reaches the DOM without needing one.
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { Markdown } from './Markdown';
+
+const html = (text: string) => renderToStaticMarkup(createElement(Markdown, { text, onOpenLink: () => {} }));
+
+describe('Markdown', () => {
+  it('shows raw HTML as literal text instead of elements', () => {
+    const out = html('look <img src=x onerror=alert(1)> here');
+    expect(out).not.toContain('<img');
+    expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('renders code blocks and lists', () => {
+    const out = html('- one\n- two\n\n```ts\nconst a = 1;\n```');
+    expect(out).toContain('<li>one</li>');
+    expect(out).toMatch(/<pre><code class="language-ts">const a = 1;\n<\/code><\/pre>/);
+  });
+
+  it('keeps http links clickable and makes other schemes inert', () => {
+    expect(html('[ok](https://example.com)')).toContain('href="https://example.com"');
+    const js = html('[bad](javascript:alert(1))');
+    expect(js).not.toContain('javascript:');
+    expect(js).not.toContain('<a');
+  });
+
+  it('never loads images', () => {
+    const out = html('![chart](https://example.com/c.png)');
+    expect(out).not.toContain('<img');
+    expect(out).toContain('[image: chart]');
+  });
+});

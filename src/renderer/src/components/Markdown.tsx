@@ -1,0 +1,82 @@
+// Message text as sanitized markdown. Raw HTML is shown as the text it is, links open in the
+// system browser only on click, images are never loaded. No dangerouslySetInnerHTML anywhere.
+import { memo, type MouseEvent, type ReactNode } from 'react';
+import ReactMarkdown, { type Components } from 'react-markdown';
+import rehypeSanitize from 'rehype-sanitize';
+
+interface HastNode {
+  type: string;
+  value?: string;
+  children?: HastNode[];
+}
+
+/**
+ * remark-rehype keeps inline HTML as `raw` nodes; a sanitizer would silently drop them, hiding what a
+ * teammate actually wrote. Turn them into text first so `<img onerror=…>` is displayed, not removed.
+ */
+export function rehypeRawAsText() {
+  const walk = (node: HastNode) => {
+    if (!node.children) return;
+    node.children = node.children.map((c) => (c.type === 'raw' ? { type: 'text', value: c.value ?? '' } : c));
+    node.children.forEach(walk);
+  };
+  return (tree: HastNode) => walk(tree);
+}
+
+export function isExternalUrl(href: string | undefined): href is string {
+  return !!href && /^https?:\/\//i.test(href);
+}
+
+export interface MarkdownProps {
+  text: string;
+  onOpenLink: (url: string) => void;
+}
+
+function makeComponents(onOpenLink: (url: string) => void): Components {
+  return {
+    a({ href, children }) {
+      if (!isExternalUrl(href)) return <span className="md-link-inert">{children}</span>;
+      const open = (e: MouseEvent) => {
+        e.preventDefault();
+        onOpenLink(href);
+      };
+      return (
+        <a
+          href={href}
+          title={`${href} (opens in your browser)`}
+          rel="noreferrer noopener"
+          onClick={open}
+          onAuxClick={(e) => e.preventDefault()}
+          className="md-link"
+        >
+          {children}
+        </a>
+      );
+    },
+    img({ src, alt }) {
+      // Never fetch images from message text; offer the link instead.
+      const label: ReactNode = `image: ${alt || (typeof src === 'string' ? src : '')}`;
+      return isExternalUrl(typeof src === 'string' ? src : undefined) ? (
+        <a href={src as string} className="md-link" onClick={(e) => (e.preventDefault(), onOpenLink(src as string))}>
+          [{label}]
+        </a>
+      ) : (
+        <span>[{label}]</span>
+      );
+    },
+  };
+}
+
+const componentCache = new WeakMap<(url: string) => void, Components>();
+
+export const Markdown = memo(function Markdown({ text, onOpenLink }: MarkdownProps) {
+  let components = componentCache.get(onOpenLink);
+  if (!components) componentCache.set(onOpenLink, (components = makeComponents(onOpenLink)));
+  return (
+    <div className="md">
+      <ReactMarkdown rehypePlugins={[rehypeRawAsText, rehypeSanitize]} components={components}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
+});

@@ -1,0 +1,106 @@
+// Rows shared by the thread and the feed: chat bubbles, one-line protocol events, day separators.
+import { memo } from 'react';
+import { describeFrame } from '../../../shared/frame-text';
+import type { ThreadMessage } from '../../../shared/types';
+import { dayLabel, exactTime } from '../lib/time';
+import { useDeck } from '../state/context';
+import { DeliveryChip, RelTime, displayName } from './bits';
+import { Markdown } from './Markdown';
+
+export function DaySeparator({ time }: { time: number }) {
+  const label = useDeck((s) => dayLabel(time, s.now));
+  return (
+    <div role="separator" aria-label={label} className="flex items-center gap-3 px-5 pt-5 pb-2">
+      <div className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+      <span className="text-[11px] font-medium text-zinc-500 dark:text-zinc-400" title={exactTime(time)}>
+        {label}
+      </span>
+      <div className="h-px flex-1 bg-zinc-200 dark:bg-zinc-800" />
+    </div>
+  );
+}
+
+interface EventProps {
+  message: ThreadMessage;
+  /** Whose thread this is: their own events need no name. */
+  owner?: string;
+  /** Events addressed to the lead (idle, shutdown approved) read fine without naming it. */
+  lead?: string;
+  raw: boolean;
+  onToggleRaw: (id: string) => void;
+  testid: string;
+}
+
+export const FrameEvent = memo(function FrameEvent({ message, owner, lead, raw, onToggleRaw, testid }: EventProps) {
+  const frame = message.frame!;
+  const who =
+    message.from !== owner
+      ? `${displayName(message.from)} → ${displayName(message.to)} · `
+      : message.to !== 'user' && message.to !== lead
+        ? `→ ${displayName(message.to)} · `
+        : '';
+  return (
+    <div className="px-5 py-1" data-testid={testid} data-frame={frame.type}>
+      <div className="flex items-center gap-3 text-[12px] text-zinc-500 dark:text-zinc-400">
+        <div className="h-px flex-1 bg-zinc-200/80 dark:bg-zinc-800" />
+        <span className="max-w-[70%] truncate" title={`${frame.type} · ${exactTime(message.time)}`}>
+          {who}
+          {describeFrame(frame)} · <RelTime t={message.time} />
+        </span>
+        <button
+          type="button"
+          aria-expanded={raw}
+          onClick={() => onToggleRaw(message.id)}
+          className="rounded px-1 text-[11px] text-zinc-400 outline-none hover:bg-zinc-100 hover:text-zinc-700 focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
+        >
+          {raw ? 'hide raw' : 'show raw'}
+        </button>
+        <div className="h-px flex-1 bg-zinc-200/80 dark:bg-zinc-800" />
+      </div>
+      {raw && (
+        <pre className="mx-auto mt-1.5 mb-1 max-h-72 max-w-[680px] overflow-auto rounded-md border border-zinc-200 bg-zinc-50 p-2.5 font-mono text-[11px] leading-relaxed text-zinc-700 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-300">
+          {JSON.stringify(frame.fields, null, 2)}
+        </pre>
+      )}
+    </div>
+  );
+});
+
+interface BubbleProps {
+  message: ThreadMessage;
+  grouped: boolean;
+  onOpenLink: (url: string) => void;
+}
+
+export const Bubble = memo(function Bubble({ message: m, grouped, onOpenLink }: BubbleProps) {
+  const mine = m.from === 'user';
+  return (
+    <div
+      data-testid={`msg-${m.id}`}
+      data-from={m.from}
+      data-status={m.status}
+      className={`flex px-5 ${grouped ? 'pt-1' : 'pt-3'} ${mine ? 'justify-end' : 'justify-start'}`}
+    >
+      <div className={`flex max-w-[min(720px,80%)] min-w-0 flex-col ${mine ? 'items-end' : 'items-start'}`}>
+        {m.summary && (
+          <div className="mb-0.5 px-1 text-[11px] font-medium text-zinc-500 dark:text-zinc-400" title="Summary">
+            {m.summary}
+          </div>
+        )}
+        <div
+          className={`max-w-full min-w-0 rounded-2xl px-3.5 py-2 leading-relaxed break-words ${
+            mine
+              ? 'bubble-mine rounded-br-md bg-indigo-600 text-white dark:bg-indigo-500/90'
+              : 'rounded-bl-md bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100'
+          }`}
+        >
+          <Markdown text={m.text} onOpenLink={onOpenLink} />
+        </div>
+        <div className="mt-1 flex items-center gap-2 px-1 text-[11px] text-zinc-400 dark:text-zinc-500">
+          {mine && m.status && <DeliveryChip status={m.status} reason={m.queuedReason} />}
+          <RelTime t={m.time} />
+        </div>
+      </div>
+    </div>
+  );
+});

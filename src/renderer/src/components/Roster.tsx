@@ -1,0 +1,95 @@
+import { memo } from 'react';
+import type { RosterEntry } from '../../../shared/types';
+import { useActions, useDeck } from '../state/context';
+import { EMPTY_ROSTER, orderedRoster } from '../state/selectors';
+import { PresenceDot, useLastSeen, useMemberState } from './bits';
+import { FeedIcon } from './icons';
+
+const MemberRow = memo(function MemberRow({ team, entry, selected }: { team: string; entry: RosterEntry; selected: boolean }) {
+  const { openMember } = useActions();
+  const state = useMemberState(entry);
+  const seen = useLastSeen(entry.lastEventAt);
+  const unread = useDeck((s) => s.byTeam[team]?.unread[entry.name] ?? 0);
+  const tooltip = [
+    `${entry.name}: ${state}`,
+    seen,
+    entry.inConfig ? undefined : state === 'terminated' ? 'removed from the team config' : 'not in the team config',
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return (
+    <li>
+      <button
+        type="button"
+        data-testid={`member-${entry.name}`}
+        data-selected={selected || undefined}
+        aria-current={selected ? 'page' : undefined}
+        title={tooltip}
+        onClick={() => openMember(team, entry.name)}
+        className={`group flex w-full items-center gap-2.5 rounded-md px-2.5 py-1.5 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 ${
+          selected
+            ? 'bg-indigo-50 text-zinc-950 dark:bg-indigo-500/15 dark:text-white'
+            : 'text-zinc-700 hover:bg-zinc-200/60 dark:text-zinc-300 dark:hover:bg-zinc-800'
+        }`}
+      >
+        <PresenceDot name={entry.name} state={state} title={`${state} · ${seen}`} />
+        <span className={`min-w-0 truncate ${unread ? 'font-semibold' : ''} ${entry.inConfig ? '' : 'italic'} ${state === 'terminated' ? 'text-zinc-500 dark:text-zinc-500' : ''}`}>
+          {entry.name}
+        </span>
+        {entry.isLead && (
+          <span className="rounded bg-zinc-200/80 px-1 text-[10px] font-medium tracking-wide text-zinc-600 uppercase dark:bg-zinc-700/70 dark:text-zinc-300">
+            lead
+          </span>
+        )}
+        {state === 'terminated' && <span className="text-[11px] text-zinc-500 dark:text-zinc-500">Terminated</span>}
+        {unread > 0 && (
+          <span
+            data-testid={`unread-${entry.name}`}
+            aria-label={`${unread} unread`}
+            className="ml-auto min-w-[18px] rounded-full bg-indigo-600 px-1.5 text-center text-[11px] leading-[18px] font-semibold text-white dark:bg-indigo-500"
+          >
+            {unread > 99 ? '99+' : unread}
+          </span>
+        )}
+      </button>
+    </li>
+  );
+});
+
+export function Roster() {
+  const { openFeed } = useActions();
+  const team = useDeck((s) => s.selectedTeam);
+  const roster = useDeck((s) => orderedRoster((team && s.byTeam[team]?.roster) || EMPTY_ROSTER));
+  const loaded = useDeck((s) => !!(team && s.byTeam[team]?.roster));
+  const error = useDeck((s) => (team ? s.byTeam[team]?.rosterError : undefined));
+  const selected = useDeck((s) => (team && s.view === 'thread' ? s.memberByTeam[team] : undefined));
+  const feedOpen = useDeck((s) => s.view === 'feed');
+  if (!team) return null;
+  return (
+    <nav aria-label="Team members" className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+      <button
+        type="button"
+        data-testid="open-feed"
+        onClick={() => openFeed(!feedOpen)}
+        aria-current={feedOpen ? 'page' : undefined}
+        className={`mb-2 flex w-full items-center gap-2.5 rounded-md px-2.5 py-1.5 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 ${
+          feedOpen ? 'bg-indigo-50 dark:bg-indigo-500/15 dark:text-white' : 'text-zinc-700 hover:bg-zinc-200/60 dark:text-zinc-300 dark:hover:bg-zinc-800'
+        }`}
+      >
+        <FeedIcon className="text-zinc-500" />
+        Team feed
+      </button>
+      <div className="flex items-baseline justify-between px-2.5 pb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">
+        <span>Members</span>
+        {loaded && <span className="tabular-nums">{roster.length}</span>}
+      </div>
+      {error && <p className="px-2.5 py-1 text-xs text-red-600 dark:text-red-400">Could not load members: {error}</p>}
+      {!loaded && !error && <p className="px-2.5 py-1 text-xs text-zinc-500">Loading members…</p>}
+      <ul className="space-y-px">
+        {roster.map((entry) => (
+          <MemberRow key={entry.name} team={team} entry={entry} selected={entry.name === selected} />
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,100 @@
+import { useState, type FormEvent } from 'react';
+import { useActions, useDeck } from '../state/context';
+
+export function SettingsDialog({ onClose }: { onClose: () => void }) {
+  const actions = useActions();
+  const settings = useDeck((s) => s.settings);
+  const root = useDeck((s) => s.teamsRoot);
+  const source = useDeck((s) => s.rootSource);
+  const [teamsDir, setTeamsDir] = useState(settings.teamsDir);
+  const [idle, setIdle] = useState(String(settings.idleMinutes));
+  const [notifications, setNotifications] = useState(settings.notifications);
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const idleMinutes = Number(idle);
+    if (!Number.isFinite(idleMinutes) || idleMinutes <= 0) {
+      setError('Idle after must be a positive number of minutes.');
+      return;
+    }
+    setBusy(true);
+    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications });
+    setBusy(false);
+    if (err) setError(err);
+    else onClose();
+  };
+
+  return (
+    <div
+      className="fixed inset-0 z-50 flex items-start justify-center bg-zinc-950/30 pt-[12vh] dark:bg-black/50"
+      onMouseDown={(e) => e.target === e.currentTarget && onClose()}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          onClose();
+        }
+      }}
+    >
+      <form
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="settings-title"
+        data-testid="settings"
+        onSubmit={(e) => void submit(e)}
+        className="w-[min(480px,calc(100vw-32px))] rounded-xl border border-zinc-200 bg-white p-5 shadow-2xl dark:border-zinc-700 dark:bg-zinc-900"
+      >
+        <h2 id="settings-title" className="text-base font-semibold text-zinc-950 dark:text-white">
+          Settings
+        </h2>
+        <p className="mt-1 text-xs text-zinc-500 dark:text-zinc-400">
+          Watching <span className="font-mono">{root}</span> ({source})
+        </p>
+        <label className="mt-4 block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          Teams folder
+          <input
+            autoFocus
+            data-testid="settings-teams-dir"
+            value={teamsDir}
+            onChange={(e) => setTeamsDir(e.target.value)}
+            placeholder="Default: $CLAUDE_CONFIG_DIR/teams, else ~/.claude/teams"
+            className="input mt-1 font-mono text-xs"
+          />
+          <span className="mt-1 block text-xs font-normal text-zinc-500 dark:text-zinc-400">
+            Leave empty for the default. TEAMDECK_TEAMS_DIR and --teams-dir take precedence when set.
+          </span>
+        </label>
+        <label className="mt-4 block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          Idle after (minutes without events)
+          <input
+            data-testid="settings-idle"
+            type="number"
+            min={1}
+            step={1}
+            value={idle}
+            onChange={(e) => setIdle(e.target.value)}
+            className="input mt-1 w-28"
+          />
+        </label>
+        <label className="mt-4 flex items-center gap-2 text-sm text-zinc-800 dark:text-zinc-200">
+          <input type="checkbox" checked={notifications} onChange={(e) => setNotifications(e.target.checked)} className="accent-indigo-600" />
+          Notify me of new messages while the window is in the background
+        </label>
+        {error && (
+          <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
+            {error}
+          </p>
+        )}
+        <div className="mt-5 flex justify-end gap-2">
+          <button type="button" onClick={onClose} className="btn-secondary">
+            Cancel
+          </button>
+          <button type="submit" disabled={busy} className="btn-primary">
+            {busy ? 'Saving…' : 'Save'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

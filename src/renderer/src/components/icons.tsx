@@ -1,0 +1,95 @@
+// Small inline icons (stroke = currentColor) so every state reads in words and a shape, in both themes.
+import type { SVGProps } from 'react';
+
+type P = SVGProps<SVGSVGElement>;
+
+function Svg(props: P) {
+  return (
+    <svg
+      viewBox="0 0 16 16"
+      width="14"
+      height="14"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="1.6"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+      aria-hidden="true"
+      focusable="false"
+      {...props}
+    />
+  );
+}
+
+export const ClockIcon = (p: P) => (
+  <Svg {...p}>
+    <circle cx="8" cy="8" r="6" />
+    <path d="M8 4.8V8l2.2 1.4" />
+  </Svg>
+);
+export const CheckIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M3.5 8.5l3 3 6-7" />
+  </Svg>
+);
+export const DoubleCheckIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M1.5 8.5l3 3 6-7" />
+    <path d="M7.5 11.5l6-7" />
+  </Svg>
+);
+export const ReplyIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M6.5 4L2.5 8l4 4" />
+    <path d="M2.5 8h6.5a4.5 4.5 0 0 1 4.5 4.5V13" />
+  </Svg>
+);
+export const WarningIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M8 2.2l6.2 11H1.8z" />
+    <path d="M8 6.5v3M8 11.4v.1" />
+  </Svg>
+);
+export const GearIcon = (p: P) => (
+  <Svg {...p}>
+    <circle cx="8" cy="8" r="2.2" />
+    <path d="M8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4" />
+  </Svg>
+);
+export const FeedIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M2.5 4h11M2.5 8h11M2.5 12h7" />
+  </Svg>
+);
+export const EyeIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M1.5 8s2.4-4.5 6.5-4.5S14.5 8 14.5 8s-2.4 4.5-6.5 4.5S1.5 8 1.5 8z" />
+    <circle cx="8" cy="8" r="1.8" />
+  </Svg>
+);
+export const SearchIcon = (p: P) => (
+  <Svg {...p}>
+    <circle cx="7" cy="7" r="4.5" />
+    <path d="M10.5 10.5l3.5 3.5" />
+  </Svg>
+);
+export const ChevronDownIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M4 6l4 4 4-4" />
+  </Svg>
+);
+export const ArrowDownIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M8 3v10M4 9l4 4 4-4" />
+  </Svg>
+);
+export const SendIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M2 8l11.5-5.5L9 14l-1.8-4.6z" />
+  </Svg>
+);
+export const BackIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M10 3.5L5.5 8l4.5 4.5" />
+  </Svg>
+);

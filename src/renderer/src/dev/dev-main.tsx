@@ -1,0 +1,23 @@
+// Development entry: the real UI over the in-memory fake API. Only dev.html loads it; the shipped
+// index.html never does. ?scenario=demo|empty|big picks the data, ?latency=<ms> slows every call.
+import { mount } from '../mount';
+import { createFakeApi, type FakeScenario } from './fake-api';
+
+const params = new URLSearchParams(location.search);
+const api = createFakeApi({
+  scenario: (params.get('scenario') as FakeScenario | null) ?? 'demo',
+  latencyMs: Number(params.get('latency') ?? 0),
+});
+(window as unknown as { teamdeckFake: typeof api }).teamdeckFake = api;
+mount(api, document.getElementById('root')!);
+
+// ?live=1: a little traffic after start, to see unread badges, the pill and presence change.
+if (params.get('live')) {
+  let n = 0;
+  const tick = () => {
+    n++;
+    api.deliver('analysis', { from: 'team-lead', to: 'user', text: `Status update ${n}: researcher and implementer are both on the auth fix.`, time: Date.now() });
+    if (n < 3) setTimeout(tick, 800);
+  };
+  setTimeout(tick, 1000);
+}
