@@ -38,7 +38,7 @@ export function messageBody(m: Pick<ThreadMessage, 'text' | 'frame'>): string {
 
 /** One message as "time  from -> to  [status]  text", continuation lines indented under the text. */
 export function messageLine(m: ThreadMessage, opts: { team?: string } = {}): string {
-  const head = [localTime(m.timestamp), opts.team ? `${opts.team}:` : '', `${m.from} -> ${m.to}`, m.status ? `[${m.status}]` : '']
+  const head = [localTime(m.timestamp), opts.team ?? '', `${m.from} -> ${m.to}`, m.status ? `[${m.status}]` : '']
     .filter(Boolean)
     .join('  ');
   const lines = messageBody(m).split('\n');

@@ -37,7 +37,7 @@ function spawn(opts: Parameters<typeof spawnMember>[0]): MemberProcess {
 
 describe('createTeam', () => {
   it('writes a pretty-printed config.json the way Claude does, which the core reads back', async () => {
-    const t = await createTeam({ teamsDir: root, team: 'My Team', members: ['researcher', { name: 'tester', model: 'haiku', backendType: 'tmux' }], now: () => 1767000000000, cwd: '/work/x' });
+    const t = await createTeam({ teamsDir: root, team: 'My Team', members: ['researcher', { name: 'tester', model: 'haiku', backendType: 'tmux' }], now: () => 1767000000000, cwd: '/projects/web-app' });
     expect(t.id).toBe('my-team');
     const text = await readFile(join(root, 'my-team', 'config.json'), 'utf8');
     const config = JSON.parse(text) as Record<string, unknown>;
@@ -51,7 +51,7 @@ describe('createTeam', () => {
       agentType: 'team-lead',
       joinedAt: 1767000000000,
       tmuxPaneId: 'leader',
-      cwd: '/work/x',
+      cwd: '/projects/web-app',
       subscriptions: [],
       backendType: 'in-process',
     });
@@ -63,7 +63,7 @@ describe('createTeam', () => {
       color: 'blue',
       joinedAt: 1767000000000,
       tmuxPaneId: 'in-process',
-      cwd: '/work/x',
+      cwd: '/projects/web-app',
       subscriptions: [],
       planModeRequired: false,
       backendType: 'in-process',
