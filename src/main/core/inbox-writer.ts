@@ -200,7 +200,10 @@ export function appendToArrayText(bytes: Buffer, entries: unknown[]): Buffer {
   while (before >= 0 && isWs(bytes[before]!)) before--;
   const empty = bytes[before] === 0x5b; /* [ */
   const body = entries.map((e) => '  ' + JSON.stringify(e, null, 2).replace(/\n/g, '\n  ')).join(',\n');
-  const head = bytes.subarray(0, before + 1);
+  // Claude's JSON.parse rejects a byte-order mark (the file would read as empty and be
+  // overwritten), so it is dropped rather than carried into what Claude must read.
+  const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+  const head = bytes.subarray(bom, before + 1);
   return Buffer.concat([head, Buffer.from(`${empty ? '' : ','}\n${body}\n]`, 'utf8')]);
 }
 
