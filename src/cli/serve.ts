@@ -99,3 +99,10 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
   if (common.json) io.out(JSON.stringify({ event: 'stopped', signal }));
   return 0;
 }
+
+/** The `serve` entry for the CLI's command list (an ArgvCommand: it parses its own flags). */
+export const serveCommand = {
+  name: 'serve',
+  summary: 'serve the Teamdeck window to a browser on 127.0.0.1 (prints a URL with a private token)',
+  runArgv: (argv: string[], io: Io) => runServe(argv, io),
+};
