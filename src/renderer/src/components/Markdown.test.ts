@@ -2,7 +2,7 @@
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { Markdown } from './Markdown';
+import { Markdown, isPlainText } from './Markdown';
 
 const html = (text: string) => renderToStaticMarkup(createElement(Markdown, { text, onOpenLink: () => {} }));
 
@@ -30,5 +30,19 @@ describe('Markdown', () => {
     const out = html('![chart](https://example.com/c.png)');
     expect(out).not.toContain('<img');
     expect(out).toContain('[image: chart]');
+  });
+});
+
+describe('isPlainText', () => {
+  it('takes the fast path only when markdown would render the same', () => {
+    expect(isPlainText('Yes, on it.')).toBe(true);
+    expect(isPlainText('Answer 12: looks fine.')).toBe(true);
+    for (const t of ['a\nb', '`x`', '**b**', '- item', '1. item', '> quote', 'see https://x.y', '<b>', 'a & b', '# h', 'snake_case']) {
+      expect(isPlainText(t)).toBe(false);
+    }
+  });
+
+  it('renders plain text the same either way', () => {
+    expect(html('Yes, on it.')).toBe('<div class="md"><p>Yes, on it.</p></div>');
   });
 });

@@ -69,14 +69,39 @@ function makeComponents(onOpenLink: (url: string) => void): Components {
 
 const componentCache = new WeakMap<(url: string) => void, Components>();
 
+/** Text that renders the same as markdown and as plain text: one line, no markup characters. */
+export function isPlainText(text: string): boolean {
+  return !/[\n\\`*_[\]<>#|~&]|https?:|^\s*([-+]|\d+[.)])\s|^\s*>/.test(text);
+}
+
+// Virtualized lists mount and unmount rows constantly while scrolling; the rendered element tree
+// of a message never changes, so keep recent ones instead of re-parsing markdown on every mount.
+const RENDERED_MAX = 600;
+const rendered = new Map<string, ReactNode>();
+
+function renderMarkdown(text: string, components: Components): ReactNode {
+  const hit = rendered.get(text);
+  if (hit !== undefined) {
+    rendered.delete(text);
+    rendered.set(text, hit);
+    return hit;
+  }
+  const out = isPlainText(text) ? (
+    <p>{text}</p>
+  ) : (
+    // The synchronous Markdown is a plain function of its props (no hooks), so its output can be cached.
+    ReactMarkdown({ children: text, rehypePlugins: [rehypeRawAsText, rehypeSanitize], components })
+  );
+  rendered.set(text, out);
+  if (rendered.size > RENDERED_MAX) rendered.delete(rendered.keys().next().value as string);
+  return out;
+}
+
 export const Markdown = memo(function Markdown({ text, onOpenLink }: MarkdownProps) {
   let components = componentCache.get(onOpenLink);
-  if (!components) componentCache.set(onOpenLink, (components = makeComponents(onOpenLink)));
-  return (
-    <div className="md">
-      <ReactMarkdown rehypePlugins={[rehypeRawAsText, rehypeSanitize]} components={components}>
-        {text}
-      </ReactMarkdown>
-    </div>
-  );
+  if (!components) {
+    componentCache.set(onOpenLink, (components = makeComponents(onOpenLink)));
+    rendered.clear();
+  }
+  return <div className="md">{renderMarkdown(text, components)}</div>;
 });

@@ -36,7 +36,7 @@ export const FrameEvent = memo(function FrameEvent({ message, owner, lead, raw, 
   const who =
     message.from !== owner
       ? `${displayName(message.from)} → ${displayName(message.to)} · `
-      : message.to !== 'user' && message.to !== lead
+      : message.to !== 'user' && message.to !== lead && message.to !== owner
         ? `→ ${displayName(message.to)} · `
         : '';
   return (
@@ -69,10 +69,12 @@ export const FrameEvent = memo(function FrameEvent({ message, owner, lead, raw, 
 interface BubbleProps {
   message: ThreadMessage;
   grouped: boolean;
+  /** Show the time under this bubble (the last of a group); sent messages always show their state. */
+  showTime: boolean;
   onOpenLink: (url: string) => void;
 }
 
-export const Bubble = memo(function Bubble({ message: m, grouped, onOpenLink }: BubbleProps) {
+export const Bubble = memo(function Bubble({ message: m, grouped, showTime, onOpenLink }: BubbleProps) {
   const mine = m.from === 'user';
   return (
     <div
@@ -88,6 +90,7 @@ export const Bubble = memo(function Bubble({ message: m, grouped, onOpenLink }: 
           </div>
         )}
         <div
+          title={exactTime(m.time)}
           className={`max-w-full min-w-0 rounded-2xl px-3.5 py-2 leading-relaxed break-words ${
             mine
               ? 'bubble-mine rounded-br-md bg-indigo-600 text-white dark:bg-indigo-500/90'
@@ -96,10 +99,12 @@ export const Bubble = memo(function Bubble({ message: m, grouped, onOpenLink }: 
         >
           <Markdown text={m.text} onOpenLink={onOpenLink} />
         </div>
-        <div className="mt-1 flex items-center gap-2 px-1 text-[11px] text-zinc-400 dark:text-zinc-500">
-          {mine && m.status && <DeliveryChip status={m.status} reason={m.queuedReason} />}
-          <RelTime t={m.time} />
-        </div>
+        {(showTime || (mine && m.status)) && (
+          <div className="mt-1 flex items-center gap-2 px-1 text-[11px] text-zinc-400 dark:text-zinc-500">
+            {mine && m.status && <DeliveryChip status={m.status} reason={m.queuedReason} />}
+            {showTime && <RelTime t={m.time} />}
+          </div>
+        )}
       </div>
     </div>
   );

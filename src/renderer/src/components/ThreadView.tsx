@@ -85,7 +85,7 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
       if (item.kind === 'day') return <DaySeparator time={item.time} />;
       const m = item.message;
       if (m.frame) return <FrameEvent message={m} owner={member} lead={lead} raw={rawOpen.has(m.id)} onToggleRaw={toggleRaw} testid={`msg-${m.id}`} />;
-      return <Bubble message={m} grouped={item.grouped} onOpenLink={openLink} />;
+      return <Bubble message={m} grouped={item.grouped} showTime={item.groupEnd} onOpenLink={openLink} />;
     },
     [member, lead, rawOpen, toggleRaw, openLink],
   );
@@ -131,7 +131,7 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
           data-testid="new-messages"
           onClick={() => {
             setShowPill(false);
-            virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end', behavior: 'smooth' });
+            virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
           }}
           className="absolute bottom-3 left-1/2 inline-flex -translate-x-1/2 items-center gap-1.5 rounded-full bg-indigo-600 px-3 py-1 text-xs font-medium text-white shadow-lg shadow-indigo-900/20 outline-none hover:bg-indigo-500 focus-visible:ring-2 focus-visible:ring-indigo-300"
         >

@@ -26,6 +26,8 @@ describe('threadItems', () => {
     const items = threadItems([m('r', at(9, 10)), m('r', at(9, 10, 2)), m('r', at(9, 10, 9)), m('r', at(9, 10, 10, ), true), m('user', at(9, 10, 11))]);
     const grouped = items.flatMap((i) => (i.kind === 'message' ? [i.grouped] : []));
     expect(grouped).toEqual([false, true, false, false, false]);
+    const ends = items.flatMap((i) => (i.kind === 'message' ? [i.groupEnd] : []));
+    expect(ends).toEqual([false, true, true, true, true]);
   });
 
   it('uses message ids as stable keys', () => {

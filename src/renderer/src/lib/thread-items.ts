@@ -4,7 +4,15 @@ import { dayKey } from './time';
 /** One row of a virtualized thread or feed: a day separator or a message. */
 export type ThreadItem =
   | { kind: 'day'; key: string; time: number }
-  | { kind: 'message'; key: string; message: ThreadMessage; /** Same sender as the row above, close in time: drawn tighter. */ grouped: boolean };
+  | {
+      kind: 'message';
+      key: string;
+      message: ThreadMessage;
+      /** Same sender as the row above, close in time: drawn tighter. */
+      grouped: boolean;
+      /** No grouped row follows: the place for the group's time. */
+      groupEnd: boolean;
+    };
 
 const GROUP_GAP_MS = 5 * 60_000;
 
@@ -22,7 +30,9 @@ export function threadItems(messages: readonly ThreadMessage[]): ThreadItem[] {
     }
     const grouped =
       !!prev && !prev.frame && !m.frame && prev.from === m.from && prev.to === m.to && m.time - prev.time < GROUP_GAP_MS;
-    out.push({ kind: 'message', key: m.id, message: m, grouped });
+    const last = out.at(-1);
+    if (grouped && last?.kind === 'message') last.groupEnd = false;
+    out.push({ kind: 'message', key: m.id, message: m, grouped, groupEnd: true });
     prev = m;
   }
   return out;

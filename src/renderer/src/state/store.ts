@@ -137,11 +137,8 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
       const before = get().selectedTeam;
       update((s) => D.applyEvent(s, ev, clock()));
       const s = get();
+      // A new snapshot (reconnect, new root) or a new selection: load what the screen now needs.
       if (ev.type === 'snapshot' || s.selectedTeam !== before) openSelection();
-      if (ev.type === 'teams') {
-        // Teams that changed under us: their rosters may be stale.
-        for (const t of ev.teams) if (t.id === s.selectedTeam) ensureRoster(t.id);
-      }
     };
 
     /** Events that arrive before the first snapshot is applied; replayed on top of it. */
