@@ -103,7 +103,14 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
   if (!loaded) return <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Loading messages…</div>;
 
   return (
-    <div className="relative min-h-0 flex-1" data-testid="thread" data-member={member} data-count={messages.length}>
+    <div
+      role="log"
+      aria-label={`Messages with ${member}`}
+      className="relative min-h-0 flex-1"
+      data-testid="thread"
+      data-member={member}
+      data-count={messages.length}
+    >
       {items.length === 0 ? (
         <div className="flex h-full flex-col items-center justify-center gap-1 text-center text-zinc-500 dark:text-zinc-400">
           <p className="text-sm">No messages with {member} yet.</p>
