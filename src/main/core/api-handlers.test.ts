@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
 import { tempTeams, writeTeam, type TempTeams } from '../../../test/helpers/team-fixture.js';
@@ -42,6 +43,7 @@ describe('chooseTeamsRoot', () => {
     expect(s.alsoLooked).toContain('/claude/teams');
     expect(chooseTeamsRoot({ env: { CLAUDE_CONFIG_DIR: '/claude' } })).toMatchObject({ root: '/claude/teams', source: 'CLAUDE_CONFIG_DIR' });
     expect(chooseTeamsRoot({ env: {} }).source).toBe('default');
+    expect(chooseTeamsRoot({ env: {}, setting: '~/teams' }).root).toBe(join(homedir(), 'teams'));
   });
 });
 

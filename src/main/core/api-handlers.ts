@@ -1,7 +1,8 @@
 // The contract's calls, implemented once over the TeamService facade, for every host (Electron
 // IPC and the browser host). Hosts authenticate the caller and hand the raw name and arguments
 // to dispatch(), which validates them before anything runs. No electron here.
-import { resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { ApiError, AppEvent, CallName, Result, Settings, Snapshot, TeamdeckCalls } from '../../shared/contract.js';
 import type { SendRequest } from '../../shared/types.js';
 import { validateCall } from '../../shared/contract-schema.js';
@@ -16,13 +17,20 @@ export interface RootChoice {
   alsoLooked: string[];
 }
 
+/** A folder typed by a person: `~` and `~/...` mean the home folder, as in a shell. */
+export function expandHome(p: string): string {
+  if (p === '~') return homedir();
+  if (p.startsWith('~/') || p.startsWith('~\\')) return join(homedir(), p.slice(2));
+  return p;
+}
+
 /** --teams-dir, then TEAMDECK_TEAMS_DIR, then the teamsDir setting, then $CLAUDE_CONFIG_DIR/teams, then ~/.claude/teams. */
 export function chooseTeamsRoot(opts: { flag?: string; env?: NodeJS.ProcessEnv; setting?: string }): RootChoice {
   const env = opts.env ?? process.env;
   const candidates: { root: string; source: string }[] = [];
   if (opts.flag) candidates.push({ root: resolve(opts.flag), source: '--teams-dir' });
   if (env.TEAMDECK_TEAMS_DIR) candidates.push({ root: resolve(env.TEAMDECK_TEAMS_DIR), source: 'TEAMDECK_TEAMS_DIR' });
-  if (opts.setting) candidates.push({ root: resolve(opts.setting), source: 'setting' });
+  if (opts.setting) candidates.push({ root: resolve(expandHome(opts.setting)), source: 'setting' });
   const fallback = resolveTeamsRoot({ env: { ...env, TEAMDECK_TEAMS_DIR: undefined } });
   candidates.push(fallback);
   if (fallback.source !== 'default') candidates.push(resolveTeamsRoot({ env: {} }));
