@@ -1,12 +1,13 @@
 // Electron main: one hardened window over the same ApiHandlers the browser host uses.
 // Teams root: --teams-dir, TEAMDECK_TEAMS_DIR, the teamsDir setting, then Claude's default.
-// State dir: --state-dir, TEAMDECK_STATE_DIR, then the app's userData folder.
+// State dir: --state-dir, TEAMDECK_STATE_DIR, then the platform's app-data folder (as the CLI).
 import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, session, shell } from 'electron';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHANNELS } from '../shared/contract.js';
 import { ApiHandlers } from './core/api-handlers.js';
+import { resolveStateDir } from './core/paths.js';
 import { StateDirBusyError } from './core/service-types.js';
 import { SettingsStore } from './core/settings.js';
 import { TeamService } from './core/team-service.js';
@@ -34,13 +35,15 @@ const source: RendererSource = devUrl ? { kind: 'dev', origin: devUrl } : { kind
 const isOwnUrl = (url: string) => isAppUrl(url, source);
 
 const args = parseAppArgs(process.argv.slice(1));
-// userData holds Chromium's profile and, by default, Teamdeck's state. The same folder name in
-// development and packaged builds; an explicit state dir gets its own profile (and its own
+// The state dir is the CLI's (resolveStateDir): the app and `teamdeck send` must share one
+// journal and one owner lock. On macOS and Windows that is the app's userData folder; on Linux
+// the XDG state folder. userData holds Chromium's profile under the same name in development
+// and packaged builds; an explicit state dir gets its own profile (and so its own
 // single-instance lock) inside it.
 const explicitState = args.stateDir ?? process.env.TEAMDECK_STATE_DIR;
 if (explicitState) app.setPath('userData', join(resolve(explicitState), 'chromium'));
 else app.setPath('userData', join(app.getPath('appData'), 'Teamdeck'));
-const stateDir = explicitState ? resolve(explicitState) : app.getPath('userData');
+const stateDir = resolveStateDir({ stateDir: args.stateDir });
 
 let win: BrowserWindow | undefined;
 let handlers: ApiHandlers | undefined;
