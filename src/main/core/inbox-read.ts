@@ -1,4 +1,5 @@
 import { readFile, lstat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { TeamMessage } from '../../shared/types.js';
 import { parseFrame } from './frames.js';
@@ -95,6 +96,9 @@ export interface ReadOptions {
 export async function readInbox(path: string, team: string, owner: string, opts: ReadOptions = {}): Promise<InboxRead> {
   const retries = opts.retries ?? 3;
   const delay = opts.retryDelayMs ?? 40;
+  // A symlinked inboxes folder would be read through to wherever it points, outside the root.
+  const folder = await lstat(dirname(path)).catch(() => undefined);
+  if (folder?.isSymbolicLink()) return { kind: 'error', reason: 'its inboxes folder is a symbolic link; not followed', code: 'ELOOP' };
   for (let attempt = 0; ; attempt++) {
     let st;
     try {

@@ -77,8 +77,25 @@ export interface ModifyOptions {
   verify?: boolean;
 }
 
+/**
+ * The inbox's folder and its team folder must not be symbolic links: a write (or the mkdir,
+ * the lock, the temp file) through one would land outside the teams root.
+ */
+export function refuseLinkedFolders(inboxPath: string): void {
+  const inboxes = dirname(inboxPath);
+  for (const [dir, what] of [
+    [dirname(inboxes), 'team folder'],
+    [inboxes, 'inboxes folder'],
+  ] as const) {
+    if (lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw new AdmissionError(`the ${what} ${basename(dir)} is a symbolic link; refusing to write through it`, false, 'ELOOP');
+    }
+  }
+}
+
 /** Claude's steps 1-2: the folder, then the file as `[]` by exclusive create. */
 export async function ensureInbox(inboxPath: string): Promise<void> {
+  refuseLinkedFolders(inboxPath);
   await mkdir(dirname(inboxPath), { recursive: true });
   try {
     await writeFile(inboxPath, '[]', { flag: 'wx' });
@@ -224,6 +241,7 @@ export async function appendManyToInbox(inboxPath: string, batch: InboxEntry[], 
     return id;
   });
   try {
+    refuseLinkedFolders(inboxPath);
     const st = lstatSync(inboxPath, { throwIfNoEntry: false });
     if (!st?.isFile()) await ensureInbox(inboxPath);
   } catch (e) {

@@ -36,8 +36,8 @@ export function resolveStateDir(opts: { stateDir?: string; env?: NodeJS.ProcessE
 }
 
 export class PathEscapeError extends Error {
-  constructor(what: string) {
-    super(`refused: ${what} resolves outside the teams root`);
+  constructor(what: string, why = 'resolves outside the teams root') {
+    super(`refused: ${what} ${why}`);
     this.name = 'PathEscapeError';
   }
 }
@@ -68,6 +68,9 @@ export function isSafeSegment(name: string): boolean {
   );
 }
 
+/** Longest inbox file stem: the longest name built from it, `<stem>.json.tmp.<8 hex>`, must fit 255 bytes. */
+export const MAX_INBOX_STEM = 255 - '.json.tmp.12345678'.length;
+
 export function teamPaths(root: string, teamId: string) {
   if (!isSafeSegment(teamId)) throw new PathEscapeError(`team ${JSON.stringify(teamId)}`);
   const dir = insideRoot(root, teamId);
@@ -77,6 +80,11 @@ export function teamPaths(root: string, teamId: string) {
     inboxes: join(dir, 'inboxes'),
     inbox: (memberName: string) => {
       const stem = inboxFileStem(memberName);
+      // The stem is ASCII, so characters are bytes. A longer one would fail as ENAMETOOLONG on
+      // every retry (and is no path escape): refuse it with the real reason.
+      if (stem.length > MAX_INBOX_STEM) {
+        throw new PathEscapeError(`member ${JSON.stringify(memberName.slice(0, 40))}…`, `is too long for an inbox file name (${stem.length} characters; at most ${MAX_INBOX_STEM})`);
+      }
       if (!isSafeSegment(stem)) throw new PathEscapeError(`member ${JSON.stringify(memberName)}`);
       return insideRoot(root, teamId, 'inboxes', `${stem}.json`);
     },

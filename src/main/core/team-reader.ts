@@ -45,6 +45,8 @@ export async function listTeamIds(root: string): Promise<string[]> {
 export async function listInboxOwners(inboxesDir: string): Promise<string[]> {
   let names: string[];
   try {
+    // A symlinked inboxes folder is not followed: its listing is somewhere outside the root.
+    if ((await lstat(inboxesDir)).isSymbolicLink()) return [];
     names = await readdir(inboxesDir);
   } catch {
     return [];

@@ -2,7 +2,7 @@
 // every team under one teams root. Plain Node; every shell wraps this one class.
 import { lstat, stat, readdir, rm } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
 import type {
   DeliveryStatus,
@@ -19,7 +19,7 @@ import { readTeamConfig, type TeamConfig } from './config.js';
 import { looksLikeProtocolFrame, parseFrame, isShutdownApproval } from './frames.js';
 import { appendManyToInbox, userInboxEntry } from './inbox-writer.js';
 import { readInbox } from './inbox-read.js';
-import { Journal, JournalError, type FoldedState, type JournalRecord, type SentState, type ObservedState } from './journal.js';
+import { Journal, type FoldedState, type JournalRecord, type SentState, type ObservedState } from './journal.js';
 import { newMessageId } from './message-id.js';
 import { TargetOutbox, DEFAULT_BACKOFF, type BackoffOptions } from './outbox.js';
 import { inboxFileStem, teamDirName, teamPaths, isSafeSegment } from './paths.js';
@@ -262,11 +262,10 @@ export class TeamService implements TeamServiceApi {
     try {
       opened = await Journal.open(join(this.stateDir, 'journal', id));
     } catch (e) {
-      // A journal we cannot fold is never guessed at: the team is shown as broken, and
-      // nothing is sent to it until a human looks.
+      // A journal we cannot fold (or even open) is never guessed at: the team is shown as
+      // broken, and nothing is sent to it until a human looks. The other teams carry on.
       this.problem({ kind: 'journal', file: `journal/${id}`, message: (e as Error).message });
-      if (e instanceof JournalError) return undefined;
-      throw e;
+      return undefined;
     }
     const rt = new TeamRuntime(id, opened.journal, opened.state);
     if (opened.tornBytes > 0) {
@@ -499,6 +498,10 @@ export class TeamService implements TeamServiceApi {
       if (rt) return rt;
     }
     for (const rt of this.teams.values()) if (rt.config?.name === team) return rt;
+    for (const c of candidates) {
+      const broken = this.globalProblems.get(`journal:journal/${c}`);
+      if (broken && !this.teams.has(c)) throw new TeamNotFoundError(`team ${c} is unavailable: ${broken.message}`);
+    }
     throw new TeamNotFoundError(`no team ${JSON.stringify(team)} in ${this.teamsRoot}`);
   }
 
@@ -526,10 +529,13 @@ export class TeamService implements TeamServiceApi {
       if (e instanceof TeamNotFoundError) throw new SendRefusedError(e.message);
       throw e;
     }
-    if (typeof req.to !== 'string' || req.to === '' || inboxFileStem(req.to) === USER_INBOX) {
+    if (typeof req.to !== 'string' || req.to === '') throw new SendRefusedError('no recipient: name the member to send to');
+    if (inboxFileStem(req.to) === USER_INBOX) {
       throw new SendRefusedError(`cannot send to ${JSON.stringify(req.to)}: that is the user's own inbox`);
     }
-    const member = this.findMember(rt, req.to);
+    // A member is named exactly, or by its inbox stem; a name that is neither ("team/lead",
+    // "team\u0000lead") must not reach team-lead's inbox by sanitizing into its stem.
+    const member = inboxFileStem(req.to) === req.to ? this.findMember(rt, req.to) : rt.members.find((m) => m.name === req.to);
     if (!member) throw new SendRefusedError(`team ${rt.id} has no member ${JSON.stringify(req.to)}`);
     if (rt.terminated.has(member.name)) {
       throw new SendRefusedError(`${member.name} has shut down (it approved a shutdown request); nothing reads its inbox any more`);
@@ -540,7 +546,15 @@ export class TeamService implements TeamServiceApi {
     } catch (e) {
       throw new SendRefusedError((e as Error).message);
     }
-    const st = lstatSync(path, { throwIfNoEntry: false });
+    let folder, st;
+    try {
+      folder = lstatSync(dirname(path), { throwIfNoEntry: false });
+      if (folder?.isDirectory()) st = lstatSync(path, { throwIfNoEntry: false });
+    } catch (e) {
+      throw new SendRefusedError(`inbox of ${member.name} cannot be checked (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    }
+    if (folder?.isSymbolicLink()) throw new SendRefusedError(`the inboxes folder of team ${rt.id} is a symbolic link; refusing to write through it`);
+    if (folder && !folder.isDirectory()) throw new SendRefusedError(`the inboxes folder of team ${rt.id} is not a folder`);
     if (st?.isSymbolicLink()) throw new SendRefusedError(`inbox of ${member.name} is a symbolic link; refusing to write through it`);
     if (st && !st.isFile()) throw new SendRefusedError(`inbox of ${member.name} is not a regular file`);
     const outbox = this.outboxFor(rt, member.name);
