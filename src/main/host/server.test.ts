@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
+import { connect } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -74,6 +76,21 @@ describe('startHost', () => {
     expect(h.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(h.token, 'base64url')).toHaveLength(32);
     expect(h.port).toBeGreaterThan(0);
+    expect(h.address).toBe('127.0.0.1');
+    // Not reachable on any other interface of this machine.
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((i) => i && i.family === 'IPv4' && !i.internal)
+      .map((i) => i!.address);
+    for (const ip of others) {
+      await expect(
+        new Promise((resolve, reject) => {
+          const s = connect({ host: ip, port: h.port }, () => resolve('connected'));
+          s.on('error', (e: NodeJS.ErrnoException) => reject(e));
+          s.setTimeout(2_000, () => reject(new Error('timeout')));
+        }),
+      ).rejects.toThrow();
+    }
     await expect(startHost({ handlers: fakeHandlers(), rendererDir: '/x', host: '0.0.0.0' as '127.0.0.1' })).rejects.toThrow(/127\.0\.0\.1/);
   });
 

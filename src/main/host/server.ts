@@ -48,6 +48,8 @@ export interface RunningHost {
   /** The URL to open, token included. */
   url: string;
   origin: string;
+  /** The address actually bound (always 127.0.0.1). */
+  address: string;
   port: number;
   token: string;
   close(): Promise<void>;
@@ -314,6 +316,7 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
   return {
     url: `${origin}/?token=${token}`,
     origin,
+    address: address.address,
     port,
     token,
     close: async () => {
