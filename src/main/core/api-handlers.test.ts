@@ -146,8 +146,9 @@ describe('ApiHandlers over the real TeamService', () => {
     const h = await make({ startDemo });
     const events: AppEvent[] = [];
     h.onEvent((e) => events.push(e));
-    const r = await h.dispatch('startDemo', []);
+    const [r, twin] = await Promise.all([h.dispatch('startDemo', []), h.dispatch('startDemo', [])]);
     expect(r).toEqual({ ok: true, value: { teamsRoot: demoRoot, team: 'demo' } });
+    expect(twin).toEqual(r);
     expect(run).toHaveBeenCalledOnce();
     expect(h.teamsRoot).toBe(demoRoot);
     const snap = events.find((e) => e.type === 'snapshot');

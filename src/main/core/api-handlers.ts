@@ -93,6 +93,7 @@ export class ApiHandlers {
   private service: TeamServiceApi;
   private choice: RootChoice;
   private demo?: DemoTeam;
+  private demoStarting?: Promise<DemoTeam>;
   private readonly listeners = new Set<Listener>();
   private unsubscribe: () => void;
   /** Root switches (settings, demo) run one at a time. */
@@ -207,6 +208,19 @@ export class ApiHandlers {
     return run;
   }
 
+  private async launchDemo(start: () => Promise<DemoTeam>): Promise<DemoTeam> {
+    const demo = await start();
+    try {
+      await this.switchRoot({ root: demo.teamsRoot, source: 'demo', alsoLooked: [this.choice.root, ...this.choice.alsoLooked] }, demo.stateDir);
+      await demo.run();
+    } catch (e) {
+      await demo.stop().catch(() => {});
+      throw e;
+    }
+    this.demo = demo;
+    return demo;
+  }
+
   private buildCalls(): TeamdeckCalls {
     const guard =
       <A extends unknown[], T>(name: CallName, fn: (...args: A) => Promise<T>) =>
@@ -248,19 +262,15 @@ export class ApiHandlers {
         return settings;
       }),
       startDemo: guard('startDemo', async () => {
-        if (!this.opts.startDemo) throw new RefusedError('this host cannot start a demo team');
-        if (!this.demo) {
-          const demo = await this.opts.startDemo();
-          try {
-            await this.switchRoot({ root: demo.teamsRoot, source: 'demo', alsoLooked: [this.choice.root, ...this.choice.alsoLooked] }, demo.stateDir);
-            await demo.run();
-          } catch (e) {
-            await demo.stop().catch(() => {});
-            throw e;
-          }
-          this.demo = demo;
-        }
-        return { teamsRoot: this.demo.teamsRoot, team: this.demo.team };
+        const start = this.opts.startDemo;
+        if (!start) throw new RefusedError('this host cannot start a demo team');
+        // A double click (or the menu and the button) must not start two demos.
+        const demo =
+          this.demo ??
+          (await (this.demoStarting ??= this.launchDemo(start).finally(() => {
+            this.demoStarting = undefined;
+          })));
+        return { teamsRoot: demo.teamsRoot, team: demo.team };
       }),
       openExternal: guard('openExternal', async (url: string) => {
         if (!this.opts.openExternal) throw new RefusedError('this host cannot open links');
