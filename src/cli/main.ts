@@ -11,11 +11,14 @@ import { teamsCommand } from './commands/teams.js';
 import { threadCommand } from './commands/thread.js';
 import { watchCommand } from './commands/watch.js';
 
-/**
- * Every command, in the order `teamdeck --help` lists them.
- * serve: the browser host goes here, as an ArgvCommand over runServe from './serve.js'
- * (`{ name: 'serve', summary: ..., runArgv: runServe }`), added with that work.
- */
+/** The browser host, loaded only when asked for: it pulls in the HTTP and WebSocket server. */
+const serveCommand: Command = {
+  name: 'serve',
+  summary: 'serve the Teamdeck window to a browser on 127.0.0.1 (prints a URL with a private token)',
+  runArgv: async (argv, io) => (await import('./serve.js')).runServe(argv, io),
+};
+
+/** Every command, in the order `teamdeck --help` lists them. */
 export const COMMANDS: readonly Command[] = [
   teamsCommand,
   rosterCommand,
@@ -23,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   sendCommand,
   tailCommand,
   watchCommand,
+  serveCommand,
   demoCommand,
   simCommand,
 ];

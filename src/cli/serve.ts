@@ -10,7 +10,6 @@ import { TeamService } from '../main/core/team-service.js';
 import { startDemoTeam } from '../main/host/demo-team.js';
 import { startHost } from '../main/host/server.js';
 import { COMMON_HELP, UsageError, intOpt, noPositionals, parseCommandArgs, stringOpt } from './args.js';
-import type { ArgvCommand } from './command.js';
 import { processIo, type Io } from './io.js';
 
 export const SERVE_HELP = [
@@ -100,10 +99,3 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
   if (common.json) io.out(JSON.stringify({ event: 'stopped', signal }));
   return 0;
 }
-
-/** The `serve` entry for the CLI's command list (an ArgvCommand: it parses its own flags). */
-export const serveCommand: ArgvCommand = {
-  name: 'serve',
-  summary: 'serve the Teamdeck window to a browser on 127.0.0.1 (prints a URL with a private token)',
-  runArgv: (argv, io) => runServe(argv, io),
-};
