@@ -261,6 +261,19 @@ export class Journal {
    */
   async compact(state: FoldedState): Promise<void> {
     await this.drain();
+    while (this.flushing) await this.drain();
+    // Hold new appends in the queue until the new segment is in place: one written to the old
+    // segment after the snapshot was taken would be deleted with that segment.
+    this.flushing = true;
+    try {
+      await this.switchSegment(state);
+    } finally {
+      this.flushing = false;
+      if (this.queue.length > 0) void this.flush();
+    }
+  }
+
+  private async switchSegment(state: FoldedState): Promise<void> {
     const next = this.segment + 1;
     const snap: Snapshot = {
       v: 1,
@@ -295,6 +308,9 @@ async function foldSegment(file: string, state: FoldedState, isLast: boolean): P
   const buf = await readFile(file);
   let end = buf.length;
   let tornBytes = 0;
+  // The tail is repaired only once every line folded: a journal refused as damaged is left
+  // exactly as it was found.
+  let repair: (() => Promise<void>) | undefined;
   if (end > 0 && buf[end - 1] !== 0x0a) {
     const lastNl = buf.lastIndexOf(0x0a);
     const tail = buf.subarray(lastNl + 1).toString('utf8');
@@ -307,15 +323,18 @@ async function foldSegment(file: string, state: FoldedState, isLast: boolean): P
     if (!isLast) throw new JournalError(`${file}: last line is incomplete, but this is not the newest segment`);
     if (whole) {
       // The record was written whole; only its newline is missing. Keep it.
-      const fh = await open(file, 'a');
-      await fh.write('\n');
-      await fh.datasync();
-      await fh.close();
+      repair = async () => {
+        const fh = await open(file, 'a');
+        await fh.write('\n');
+        await fh.datasync();
+        await fh.close();
+      };
     } else {
       // A torn append from a crash: nobody was told it was stored (we answer after fsync).
       tornBytes = end - (lastNl + 1);
       end = lastNl + 1;
-      await truncate(file, end);
+      const cut = end;
+      repair = () => truncate(file, cut);
     }
   }
   const text = buf.subarray(0, end).toString('utf8');
@@ -339,5 +358,6 @@ async function foldSegment(file: string, state: FoldedState, isLast: boolean): P
     applyRecord(state, rec, `${file}:${lineNo}`);
     records++;
   }
+  await repair?.();
   return { tornBytes, records };
 }
