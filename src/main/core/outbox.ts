@@ -13,6 +13,8 @@ export interface OutboxHooks {
   delivered(ids: readonly string[], duplicates: readonly boolean[]): Promise<void>;
   /** The queue stopped on a failure; these ids wait, for this reason. */
   waiting(ids: readonly string[], reason: string): void;
+  /** A batch left the queue (delivered and journaled); `size` already counts without it. */
+  drained?(): void;
 }
 
 export interface BackoffOptions {
@@ -25,7 +27,7 @@ export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 200, maxMs: 10_000 }
 /** Messages admitted in one locked write when several wait for the same target. */
 export const MAX_BATCH = 64;
 
-type Outcome = { status: 'accepted' } | { status: 'queued'; reason: string };
+export type Outcome = { status: 'accepted' } | { status: 'queued'; reason: string };
 
 export class TargetOutbox {
   private pending: string[] = [];
@@ -44,6 +46,27 @@ export class TargetOutbox {
   get size(): number {
     return this.pending.length;
   }
+
+  /** Messages journaled or being journaled for this target and not yet delivered. */
+  get load(): number {
+    return this.pending.length + this.reserved;
+  }
+
+  /**
+   * Holds a place for a message that is being journaled, so that concurrent sends cannot
+   * exceed the per-target limit between the check and the enqueue. Returns the release.
+   */
+  reserve(): () => void {
+    this.reserved++;
+    let done = false;
+    return () => {
+      if (!done) {
+        done = true;
+        this.reserved--;
+      }
+    };
+  }
+  private reserved = 0;
 
   has(id: string): boolean {
     return this.pending.includes(id);
@@ -99,6 +122,7 @@ export class TargetOutbox {
       this.failures = 0;
       this.lastReason = undefined;
       for (const id of batch) this.settle(id, { status: 'accepted' });
+      this.hooks.drained?.();
     }
   }
 

@@ -123,4 +123,31 @@ describe('TeamService', () => {
     const second = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
     await expect(second.start()).rejects.toBeInstanceOf(StateDirBusyError);
   });
+
+  it('announces a queued count of 0 once an accepted send has left the queue', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher']);
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    const counts: number[] = [];
+    svc.onEvent((e) => {
+      if (e.type === 'queued-count') counts.push(e.count);
+    });
+    await svc.start();
+    expect((await svc.send({ team: 'alpha', to: 'researcher', text: 'hi' })).status).toBe('accepted');
+    expect(counts.at(-1)).toBe(0);
+    expect(svc.queuedCount()).toBe(0);
+  });
+
+  it('holds the per-member limit under concurrent sends', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher'], { inboxes: { researcher: [] } });
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, maxPendingPerTarget: 5, backoff: { initialMs: 60_000, maxMs: 60_000 } });
+    await svc.start();
+    const path = inbox('alpha', 'researcher');
+    const release = await lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false });
+    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => svc!.send({ team: 'alpha', to: 'researcher', text: `m${i}` })));
+    await release();
+    const queued = results.filter((r) => r.status === 'fulfilled' && r.value.status === 'queued').length;
+    const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof SendRefusedError).length;
+    expect(queued).toBe(5);
+    expect(refused).toBe(7);
+  });
 });

@@ -21,7 +21,7 @@ import { appendManyToInbox, userInboxEntry } from './inbox-writer.js';
 import { readInbox } from './inbox-read.js';
 import { Journal, type FoldedState, type JournalRecord, type SentState, type ObservedState } from './journal.js';
 import { newMessageId } from './message-id.js';
-import { TargetOutbox, DEFAULT_BACKOFF, type BackoffOptions } from './outbox.js';
+import { TargetOutbox, DEFAULT_BACKOFF, type BackoffOptions, type Outcome } from './outbox.js';
 import { inboxFileStem, teamDirName, teamPaths, isSafeSegment } from './paths.js';
 import { DEFAULT_IDLE_THRESHOLD_MS, memberState } from './presence.js';
 import { preserveBytes } from './preserve.js';
@@ -472,8 +472,8 @@ export class TeamService implements TeamServiceApi {
               rt.waitReason.delete(id);
               this.announceStatus(rt, s);
             }
-            this.emit({ type: 'queued-count', count: this.queuedCount() });
           },
+          drained: () => this.emit({ type: 'queued-count', count: this.queuedCount() }),
           waiting: (ids, reason) => {
             for (const id of ids) rt.waitReason.set(id, reason);
             for (const id of ids) {
@@ -558,20 +558,28 @@ export class TeamService implements TeamServiceApi {
     if (st?.isSymbolicLink()) throw new SendRefusedError(`inbox of ${member.name} is a symbolic link; refusing to write through it`);
     if (st && !st.isFile()) throw new SendRefusedError(`inbox of ${member.name} is not a regular file`);
     const outbox = this.outboxFor(rt, member.name);
-    if (outbox.size >= this.maxPending) {
-      throw new SendRefusedError(`${member.name} already has ${outbox.size} undelivered messages (limit ${this.maxPending}); wait for them to be delivered`);
+    if (outbox.load >= this.maxPending) {
+      throw new SendRefusedError(`${member.name} already has ${outbox.load} undelivered messages (limit ${this.maxPending}); wait for them to be delivered`);
     }
+    const unreserve = outbox.reserve();
     const at = this.now();
     const id = newMessageId();
     const s: SentState = { id, to: member.name, text, timestamp: new Date(at).toISOString(), queuedAt: at };
     if (summary) s.summary = summary;
-    // Journal first: from here on the message cannot be lost.
-    await rt.journal.append({ t: 'queued', id, to: s.to, from: 'user', text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at });
-    rt.state.sent.set(id, s);
-    rt.state.records++;
-    rt.announced.set(id, 'queued');
-    this.emit({ type: 'message', team: rt.id, message: this.sentToThread(rt, s) });
-    const outcome = await outbox.enqueue(id, true);
+    let delivery: Promise<Outcome>;
+    try {
+      // Journal first: from here on the message cannot be lost. (If the journal cannot be
+      // written, the send fails with nothing stored and nothing delivered.)
+      await rt.journal.append({ t: 'queued', id, to: s.to, from: 'user', text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at });
+      rt.state.sent.set(id, s);
+      rt.state.records++;
+      rt.announced.set(id, 'queued');
+      this.emit({ type: 'message', team: rt.id, message: this.sentToThread(rt, s) });
+      delivery = outbox.enqueue(id, true);
+    } finally {
+      unreserve();
+    }
+    const outcome = await delivery;
     if (outcome.status === 'queued') {
       this.emit({ type: 'queued-count', count: this.queuedCount() });
       return { id, status: 'queued', reason: outcome.reason };
