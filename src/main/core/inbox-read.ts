@@ -23,7 +23,9 @@ export function parseInboxBytes(bytes: Uint8Array): InboxParse {
     return { kind: 'corrupt', reason: 'not valid UTF-8' };
   }
   text = text.replace(/^\uFEFF/, '');
-  if (text.trim() === '') return { kind: 'corrupt', reason: 'empty file' };
+  // A 0-byte file is an inbox being created (exclusive create, then '[]' is written): there
+  // is nothing in it to lose, and Claude reads it as empty too.
+  if (text.trim() === '') return { kind: 'ok', entries: [], invalidEntries: 0 };
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -95,6 +95,15 @@ describe('appendToInbox: writing', () => {
     expect(await entriesOf(path)).toEqual([{ from: 'user', text: 'hello', summary: 'greeting', timestamp: TS, read: false, type: 'message', msgV: 1, msg_id: 'id-1', messageId: 'id-1' }]);
   });
 
+  it('treats a blank file (an inbox caught mid-creation) as an empty inbox', async () => {
+    const path = await inboxIn(await tempDir());
+    await mkdir(dirname(path), { recursive: true });
+    await writeFile(path, '');
+    const entry = userInboxEntry('id-1', 'hello', TS);
+    expect(await appendToInbox(path, entry)).toMatchObject({ duplicate: false, count: 1 });
+    expect(await readFile(path, 'utf8')).toBe(JSON.stringify([entry], null, 2));
+  });
+
   it('appends at the end, in call order', async () => {
     const path = await inboxIn(await tempDir());
     for (let i = 0; i < 5; i++) await appendToInbox(path, userInboxEntry(`id-${i}`, `m${i}`, TS));

@@ -295,7 +295,8 @@ export async function appendManyToInbox(inboxPath: string, batch: InboxEntry[], 
       results.push({ duplicate: dup, count });
     });
     if (adding.length === 0) return results;
-    const out = appendToArrayText(bytes, adding);
+    // A blank file (an inbox mid-creation) holds nothing: append to an empty array.
+    const out = appendToArrayText(bytes.every(isWs) ? Buffer.from('[]') : bytes, adding);
     try {
       await writeFileAtomic(inboxPath, out, { fsync: opts.fsync ?? true });
     } catch (e) {

@@ -63,7 +63,6 @@ export function isSafeSegment(name: string): boolean {
     name !== '.' &&
     name !== '..' &&
     !/[/\\\0]/.test(name) &&
-    // eslint-disable-next-line no-control-regex
     !/[\x00-\x1f\x7f]/.test(name)
   );
 }

@@ -343,6 +343,9 @@ export class TeamService implements TeamServiceApi {
       return;
     }
     rt.seen.set(owner, { size: r.size, mtimeMs: r.mtimeMs });
+    // A 0-byte file is being created, or rewritten in place by an older Claude: it says
+    // nothing about what was consumed, and a later read will see the real contents.
+    if (r.size === 0) return;
     if (r.size > HUGE_INBOX_BYTES) {
       this.teamProblem(rt, key, { kind: 'inbox', file, message: `inbox is ${(r.size / 1e6).toFixed(1)} MB; Claude's delivery slows down past about 1 MB` }, announce);
     } else if (r.invalidEntries > 0) {
