@@ -3,6 +3,7 @@ import { COMMON_HELP, parseCommandArgs, UsageError } from './args.js';
 import { EXIT, type Command, type ParsedCommand } from './command.js';
 import { processIo, type Io } from './io.js';
 import { demoCommand } from './commands/demo.js';
+import { genCommand } from './commands/gen.js';
 import { rosterCommand } from './commands/roster.js';
 import { sendCommand } from './commands/send.js';
 import { simCommand } from './commands/sim.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   serveCommand,
   demoCommand,
   simCommand,
+  genCommand,
 ];
 
 function usage(): string {
