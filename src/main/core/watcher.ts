@@ -2,7 +2,9 @@
 // counts: chokidar coalesces rapid writes, so every hint schedules a re-read of the file's
 // current state, and a hint that arrives during a read schedules one more (the trailing read).
 import { watch, type FSWatcher } from 'chokidar';
-import { relative, sep } from 'node:path';
+import { watch as watchFolder, type FSWatcher as FolderWatcher } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
 
 export type WatchTarget =
   | { kind: 'inbox'; team: string; owner: string }
@@ -76,6 +78,16 @@ export interface RootWatcher {
   close(): Promise<void>;
 }
 
+/** What a file looks like now; a hint for a file that still looks the same says nothing new. */
+async function signature(p: string): Promise<string> {
+  try {
+    const st = await lstat(p);
+    return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  } catch (e) {
+    return `gone:${(e as NodeJS.ErrnoException).code ?? ''}`;
+  }
+}
+
 export function watchTeamsRoot(
   root: string,
   onTarget: (t: WatchTarget) => void,
@@ -88,12 +100,68 @@ export function watchTeamsRoot(
     // Rename-over writes (Claude's and ours) must surface as changes, fast.
     atomic: true,
   });
-  const handle = (p: string) => {
-    const t = classifyPath(root, p);
-    if (t) onTarget(t);
+  let closed = false;
+  // chokidar watches each file by its inode and, after a rename over the file (how Claude and
+  // Teamdeck write), watches the new one: a write in that gap is missed (about 1 in 25 writes
+  // 40-160 ms apart; the 2 s rescan then finds it). A folder watch reports every rename into the
+  // folder by name, so every team folder and its inboxes/ folder get one as well.
+  const folders = new Map<string, FolderWatcher>();
+  const watchFolderAt = async (dir: string) => {
+    if (closed || folders.has(dir)) return;
+    // lstat: a symbolic link is not a folder, and is never followed.
+    if (!(await lstat(dir).then((st) => st.isDirectory(), () => false)) || closed || folders.has(dir)) return;
+    try {
+      const fw = watchFolder(dir, { persistent: false }, (_event, name) => {
+        if (name) hint(join(dir, name.toString()));
+      });
+      fw.on('error', () => {
+        fw.close();
+        if (folders.get(dir) === fw) folders.delete(dir);
+      });
+      folders.set(dir, fw);
+    } catch {
+      // Gone already, or out of watches: chokidar and the rescan still cover it.
+    }
   };
-  w.on('add', handle).on('change', handle).on('unlink', handle).on('addDir', handle).on('unlinkDir', handle);
+  const watchTeamFolders = (teamDir: string) => {
+    void watchFolderAt(teamDir);
+    void watchFolderAt(join(teamDir, 'inboxes'));
+  };
+  // Both watchers report most changes, and one change can raise several events: a file hint is
+  // passed on only when the file looks different from the last time one was, so an unchanged
+  // file is never read (or parsed) again because of a duplicate event.
+  const lastSeen = new Map<string, string>();
+  const hint = (p: string) => {
+    const t = classifyPath(root, p);
+    if (!t) return;
+    if (t.kind === 'team') {
+      watchTeamFolders(relative(root, p).split(sep).length === 1 ? p : join(p, '..'));
+      onTarget(t);
+      return;
+    }
+    if (t.kind === 'root') return onTarget(t);
+    void signature(p).then((sig) => {
+      if (closed || lastSeen.get(p) === sig) return;
+      lastSeen.set(p, sig);
+      onTarget(t);
+    });
+  };
+  w.on('add', hint).on('change', hint).on('unlink', hint).on('addDir', hint).on('unlinkDir', hint);
   w.on('error', (e) => onError(e instanceof Error ? e : new Error(String(e))));
+  void readdir(root).then(
+    (names) => {
+      for (const n of names) if (!n.startsWith('.')) watchTeamFolders(join(root, n));
+    },
+    () => {},
+  );
   const ready = new Promise<void>((r) => w.once('ready', () => r()));
-  return { ready, close: () => w.close() };
+  return {
+    ready,
+    close: async () => {
+      closed = true;
+      for (const fw of folders.values()) fw.close();
+      folders.clear();
+      await w.close();
+    },
+  };
 }
