@@ -108,17 +108,18 @@ export async function ensureInbox(inboxPath: string): Promise<void> {
 }
 
 /**
- * Runs `change` on the inbox's entries under Claude's lock and writes the result atomically.
- * `change` returns the new array, or undefined to leave the file as it is. An inbox that does
- * not parse is kept (copied to preserveDir) and never rewritten: the call fails as temporary.
+ * Claude's write cycle around `work`: the inbox exists (never through a linked folder), its
+ * lock is held, and `work` gets the file's current bytes. `write` puts new contents in place
+ * atomically and checks, still under the lock, that the file holds exactly those bytes.
  */
-export async function modifyInbox<T>(
+async function underInboxLock<T>(
   inboxPath: string,
-  change: (entries: unknown[]) => { entries?: unknown[]; result: T },
-  opts: ModifyOptions = {},
+  opts: ModifyOptions,
+  work: (bytes: Buffer, write: (out: Buffer) => Promise<void>) => Promise<T>,
 ): Promise<T> {
   try {
-    await ensureInbox(inboxPath);
+    refuseLinkedFolders(inboxPath);
+    if (!lstatSync(inboxPath, { throwIfNoEntry: false })?.isFile()) await ensureInbox(inboxPath);
   } catch (e) {
     throw classify(e, 'cannot create inbox');
   }
@@ -128,8 +129,8 @@ export async function modifyInbox<T>(
       ...claudeLockOptions(inboxPath),
       ...opts.lockOptions,
       onCompromised: () => {
-        // Another process took our lock as stale: the write below may race. The verify
-        // step after the rename catches a lost message; nothing else to do here.
+        // Another process took our lock as stale: the write may race. The verify step after
+        // the rename catches a lost message; nothing else to do here.
       },
     });
   } catch (e) {
@@ -142,17 +143,7 @@ export async function modifyInbox<T>(
     } catch (e) {
       throw classify(e, 'cannot read inbox');
     }
-    const parsed = parseInboxBytes(bytes);
-    if (parsed.kind === 'corrupt') {
-      let preservedAt: string | undefined;
-      if (opts.preserveDir) {
-        preservedAt = await preserveBytes(opts.preserveDir, opts.preserveLabel ?? basename(inboxPath), bytes).catch(() => undefined);
-      }
-      throw new AdmissionError(`inbox ${basename(inboxPath)} is unreadable (${parsed.reason}); left untouched${preservedAt ? ', bytes kept' : ''}`, true, 'ECORRUPT', preservedAt);
-    }
-    const { entries, result } = change(parsed.entries);
-    if (entries) {
-      const out = Buffer.from(JSON.stringify(entries, null, 2), 'utf8');
+    return await work(bytes, async (out) => {
       try {
         await writeFileAtomic(inboxPath, out, { fsync: opts.fsync ?? true });
       } catch (e) {
@@ -165,11 +156,38 @@ export async function modifyInbox<T>(
           throw new AdmissionError(`inbox ${basename(inboxPath)} did not hold what was written; will retry`, true, 'EVERIFY');
         }
       }
-    }
-    return result;
+    });
   } finally {
     await release().catch(() => {});
   }
+}
+
+/** The refusal for an inbox that does not parse, after keeping its bytes where asked to. */
+async function unreadable(inboxPath: string, reason: string, bytes: Buffer, opts: ModifyOptions): Promise<AdmissionError> {
+  let preservedAt: string | undefined;
+  if (opts.preserveDir) {
+    preservedAt = await preserveBytes(opts.preserveDir, opts.preserveLabel ?? basename(inboxPath), bytes).catch(() => undefined);
+  }
+  return new AdmissionError(`inbox ${basename(inboxPath)} is unreadable (${reason}); left untouched${preservedAt ? ', bytes kept' : ''}`, true, 'ECORRUPT', preservedAt);
+}
+
+/**
+ * Runs `change` on the inbox's entries under Claude's lock and writes the result atomically.
+ * `change` returns the new array, or undefined to leave the file as it is. An inbox that does
+ * not parse is kept (copied to preserveDir) and never rewritten: the call fails as temporary.
+ */
+export async function modifyInbox<T>(
+  inboxPath: string,
+  change: (entries: unknown[]) => { entries?: unknown[]; result: T },
+  opts: ModifyOptions = {},
+): Promise<T> {
+  return underInboxLock(inboxPath, opts, async (bytes, write) => {
+    const parsed = parseInboxBytes(bytes);
+    if (parsed.kind === 'corrupt') throw await unreadable(inboxPath, parsed.reason, bytes, opts);
+    const { entries, result } = change(parsed.entries);
+    if (entries) await write(Buffer.from(JSON.stringify(entries, null, 2), 'utf8'));
+    return result;
+  });
 }
 
 export interface AppendResult {
@@ -240,38 +258,13 @@ export async function appendManyToInbox(inboxPath: string, batch: InboxEntry[], 
     if (!id) throw new Error('appendManyToInbox: every entry needs msg_id or messageId');
     return id;
   });
-  try {
-    refuseLinkedFolders(inboxPath);
-    const st = lstatSync(inboxPath, { throwIfNoEntry: false });
-    if (!st?.isFile()) await ensureInbox(inboxPath);
-  } catch (e) {
-    throw classify(e, 'cannot create inbox');
-  }
-  let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(inboxPath, { ...claudeLockOptions(inboxPath), ...opts.lockOptions, onCompromised: () => {} });
-  } catch (e) {
-    throw classify(e, 'cannot lock inbox');
-  }
-  try {
-    let bytes: Buffer;
-    try {
-      bytes = await readFile(inboxPath);
-    } catch (e) {
-      throw classify(e, 'cannot read inbox');
-    }
+  return underInboxLock(inboxPath, opts, async (bytes, write) => {
     const known = validated.get(inboxPath)?.find((v) => v.bytes.equals(bytes));
     let present = known?.ids;
     let count = known?.count ?? 0;
     if (!present) {
       const parsed = parseInboxBytes(bytes);
-      if (parsed.kind === 'corrupt') {
-        let preservedAt: string | undefined;
-        if (opts.preserveDir) {
-          preservedAt = await preserveBytes(opts.preserveDir, opts.preserveLabel ?? basename(inboxPath), bytes).catch(() => undefined);
-        }
-        throw new AdmissionError(`inbox ${basename(inboxPath)} is unreadable (${parsed.reason}); left untouched${preservedAt ? ', bytes kept' : ''}`, true, 'ECORRUPT', preservedAt);
-      }
+      if (parsed.kind === 'corrupt') throw await unreadable(inboxPath, parsed.reason, bytes, opts);
       // Our ids are explicit; an entry without one can only match by a derived id, which
       // never equals an explicit one, so only explicit ids need comparing.
       present = new Set<string>();
@@ -297,21 +290,10 @@ export async function appendManyToInbox(inboxPath: string, batch: InboxEntry[], 
     if (adding.length === 0) return results;
     // A blank file (an inbox mid-creation) holds nothing: append to an empty array.
     const out = appendToArrayText(bytes.every(isWs) ? Buffer.from('[]') : bytes, adding);
-    try {
-      await writeFileAtomic(inboxPath, out, { fsync: opts.fsync ?? true });
-    } catch (e) {
-      throw classify(e, 'cannot write inbox');
-    }
-    // Under the lock nobody else may write, so the file must hold exactly our bytes.
-    const again = await readFile(inboxPath).catch(() => undefined);
-    if (!again || !again.equals(out)) {
-      throw new AdmissionError(`inbox ${basename(inboxPath)} did not hold what was written; will retry`, true, 'EVERIFY');
-    }
+    await write(out);
     remember(inboxPath, out, after, count);
     return results;
-  } finally {
-    await release().catch(() => {});
-  }
+  });
 }
 
 export async function appendToInbox(inboxPath: string, entry: InboxEntry, opts: ModifyOptions = {}): Promise<AppendResult> {
