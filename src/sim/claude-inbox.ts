@@ -19,6 +19,16 @@ export interface ClaudeMessage {
 
 export type ConsumeMode = 'prune' | 'flag';
 
+/** proper-lockfile as Claude Code uses it, on inboxes and on config.json alike. */
+export function claudeLock(path: string): Promise<() => Promise<void>> {
+  return lockfile.lock(path, {
+    lockfilePath: `${path}.lock`,
+    stale: 10_000,
+    retries: { retries: 10, minTimeout: 5, maxTimeout: 100 },
+    realpath: false,
+  });
+}
+
 async function withClaudeLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
   await mkdir(dirname(path), { recursive: true });
   try {
@@ -26,12 +36,7 @@ async function withClaudeLock<T>(path: string, fn: () => Promise<T>): Promise<T>
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
-  const release = await lockfile.lock(path, {
-    lockfilePath: `${path}.lock`,
-    stale: 10_000,
-    retries: { retries: 10, minTimeout: 5, maxTimeout: 100 },
-    realpath: false,
-  });
+  const release = await claudeLock(path);
   try {
     return await fn();
   } finally {

@@ -6,8 +6,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import lockfile from 'proper-lockfile';
-import { claudeAppend, claudeConsume, type ClaudeMessage, type ConsumeMode } from './claude-inbox.js';
+import { claudeAppend, claudeConsume, claudeLock, type ClaudeMessage, type ConsumeMode } from './claude-inbox.js';
 import { createRng, randomSeed, type Rng } from './prng.js';
 import { inboxFileStem, teamDirName } from '../main/core/paths.js';
 
@@ -101,12 +100,7 @@ const toSpec = (m: string | SimMemberSpec): SimMemberSpec => (typeof m === 'stri
 
 /** Claude rewrites config.json under `config.json.lock` (proper-lockfile), pretty-printed. */
 async function withConfigLock<T>(configPath: string, fn: () => Promise<T>): Promise<T> {
-  const release = await lockfile.lock(configPath, {
-    lockfilePath: `${configPath}.lock`,
-    stale: 10_000,
-    retries: { retries: 10, minTimeout: 5, maxTimeout: 100 },
-    realpath: false,
-  });
+  const release = await claudeLock(configPath);
   try {
     return await fn();
   } finally {

@@ -112,17 +112,8 @@ export const has =
   (l: unknown): boolean =>
     typeof l === 'object' && l !== null && key in l;
 
-/** Small seeded PRNG (mulberry32), so a failing run can be replayed from its printed seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The simulator's seeded PRNG (mulberry32), so a failing run can be replayed from its printed seed. */
+export { mulberry32 as rng } from '../../src/sim/prng.js';
 
 export async function until(cond: () => boolean | Promise<boolean>, ms = 15_000, what = 'condition'): Promise<void> {
   const end = Date.now() + ms;
