@@ -18,7 +18,7 @@ import type {
 import { readTeamConfig, type TeamConfig } from './config.js';
 import { looksLikeProtocolFrame, parseFrame, isShutdownApproval } from './frames.js';
 import { appendManyToInbox, userInboxEntry } from './inbox-writer.js';
-import { readInbox } from './inbox-read.js';
+import { InboxReader } from './inbox-tail.js';
 import { Journal, type FoldedState, type JournalRecord, type SentState, type ObservedState } from './journal.js';
 import { newMessageId } from './message-id.js';
 import { TargetOutbox, DEFAULT_BACKOFF, type BackoffOptions, type Outcome } from './outbox.js';
@@ -97,6 +97,8 @@ export class TeamService implements TeamServiceApi {
   private started = false;
   private stopping = false;
   private readonly reads: Coalescer;
+  /** Reads only the appended tail of a huge inbox that grew by appends. */
+  private readonly inboxReader = new InboxReader();
 
   constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number }) {
     this.teamsRoot = opts.teamsRoot;
@@ -319,7 +321,7 @@ export class TeamService implements TeamServiceApi {
     const seqAtStart = this.writeSeq;
     const path = join(teamPaths(this.teamsRoot, rt.id).inboxes, `${owner}.json`);
     const file = `${rt.id}/inboxes/${owner}.json`;
-    const r = await readInbox(path, rt.id, owner);
+    const r = await this.inboxReader.read(path, rt.id, owner);
     const key = `inbox:${owner}`;
     if (!rt.owners.includes(owner) && r.kind !== 'missing') {
       rt.owners.push(owner);
