@@ -1,8 +1,8 @@
-// The engine in its own process: a TeamService (watch off) driven by JSON lines on stdin,
+// The engine in its own process: a TeamService (watch off unless asked) driven by JSON lines on stdin,
 // answering with JSON lines on stdout. Used where the engine must be a separate process:
 // to be killed with SIGKILL at any point, or to run with other privileges than the test.
 //
-// Usage: engine-runner.ts '<json {teamsRoot, stateDir, backoff?, maxPendingPerTarget?}>'
+// Usage: engine-runner.ts '<json {teamsRoot, stateDir, backoff?, maxPendingPerTarget?, watch?}>'
 // or, to have a process warmed up before its folders exist, no argument and then the stdin
 // line {"cmd":"open", ...the same options}.
 // Prints {"ready":true,"pid":n} once started (recovery of a previous run has begun by then).
@@ -25,6 +25,8 @@ interface RunnerOptions {
   stateDir: string;
   backoff?: BackoffOptions;
   maxPendingPerTarget?: number;
+  /** Run the watcher too, as the app does (the soak); default off. */
+  watch?: boolean;
 }
 
 export interface SentLine {
@@ -62,7 +64,7 @@ if (process.argv[2]) {
 const svc = new TeamService({
   teamsRoot: opts.teamsRoot,
   stateDir: opts.stateDir,
-  watch: false,
+  watch: opts.watch ?? false,
   backoff: opts.backoff ?? { initialMs: 20, maxMs: 200 },
   ...(opts.maxPendingPerTarget ? { maxPendingPerTarget: opts.maxPendingPerTarget } : {}),
 });
