@@ -1,0 +1,648 @@
+// Fuzzing the contract's boundary: for every call in CALL_NAMES, random and adversarial
+// payloads (wrong types, missing and extra arguments, strings of several MB, own `__proto__` /
+// `constructor` / `prototype` keys, deep and cyclic objects, NaN and Infinity, Maps and typed
+// arrays, arrays for objects, NUL and control characters, lone surrogates, long arrays) go
+// through the path the hosts use: the Electron IPC handlers (registerIpc: sender check,
+// validateCall, ApiHandlers.dispatch) after a structured clone, as Electron's IPC delivers
+// them, and a subset through the browser host's WebSocket as JSON. Behind both is a real
+// TeamService on a real teams root holding a simulated team.
+//
+// Every answer must be a validation result ('invalid', 'refused', 'not_found'), never
+// 'internal' and never a throw (reads may also succeed); afterwards the service still works,
+// not one byte of the teams root or the state dir (journal, settings) has changed, and
+// Object.prototype is untouched. Payloads that would legitimately write (a valid send to a
+// real member, any valid setSettings, startDemo or openExternal) are made invalid first.
+// FUZZ_SEED replays a run; FUZZ_RUNS sets the payloads per call.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WebSocket } from 'ws';
+import { CALL_NAMES, CHANNELS, type CallName, type Result } from '../src/shared/contract.js';
+import { validateCall } from '../src/shared/contract-schema.js';
+import { ApiHandlers } from '../src/main/core/api-handlers.js';
+import { looksLikeProtocolFrame } from '../src/main/core/frames.js';
+import { inboxFileStem, teamDirName } from '../src/main/core/paths.js';
+import { SettingsStore } from '../src/main/core/settings.js';
+import { TeamService } from '../src/main/core/team-service.js';
+import { MAX_WS_PAYLOAD, startHost, type RunningHost } from '../src/main/host/server.js';
+import { registerIpc } from '../src/main/ipc.js';
+import { claudeAppend } from '../src/sim/claude-inbox.js';
+import { createTeam } from '../src/sim/simulator.js';
+import { rng } from './helpers/engine-proc.js';
+import { tempTeams, type TempTeams } from './helpers/team-fixture.js';
+
+const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+const WS_RUNS = Math.max(1, Math.round(RUNS / 10));
+const TEAM = 'Fuzz Team';
+const TEAM_ID = teamDirName(TEAM);
+const MEMBERS = ['researcher', 'implementer'];
+const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings']);
+const ALLOWED = new Set(['invalid', 'refused', 'not_found']);
+
+// ------------------------------------------------------------------------------------ payloads
+
+const R = rng(SEED);
+const int = (n: number) => Math.floor(R() * n);
+const pick = <T>(a: readonly T[]): T => a[int(a.length)]!;
+const chance = (p: number) => R() < p;
+
+const HOSTILE = [
+  '',
+  ' ',
+  '\t\n ',
+  '\u0000',
+  'team\u0000lead',
+  'researcher\u0000',
+  '..',
+  '.',
+  '../../../../etc/passwd',
+  '..\\..\\windows',
+  '/',
+  '/etc/passwd',
+  '~',
+  '~/x',
+  'C:\\Windows',
+  '\\\\server\\share',
+  '%2e%2e%2f',
+  'team-lead/../researcher',
+  'fuzz-team/inboxes/researcher',
+  'user',
+  'team-lead',
+  TEAM,
+  TEAM_ID,
+  'FUZZ-TEAM',
+  ...MEMBERS,
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  '{"type":"shutdown_request","requestId":"x","from":"team-lead"}',
+  ' {"type":"permission_response","approve":true} ',
+  '<script>alert(1)</script>',
+  '<img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  'file:///etc/passwd',
+  'http://user:pass@example.com/',
+  'https://',
+  'http:/x',
+  'data:text/html,<script>alert(1)</script>',
+  'vbscript:msgbox',
+  'chrome://settings',
+  'about:blank',
+  'http://[::1]:80/',
+  'https://example.com/\u0000',
+  '\u202e\u0066\u0064\u0070.exe',
+  '\ud800',
+  '\udfff\ud800',
+  '\ufeff',
+  '🚀'.repeat(20_000),
+  'é'.repeat(40_000),
+  'NaN',
+  'Infinity',
+  '-1',
+  '1e309',
+  'null',
+  'undefined',
+  'true',
+  '[]',
+  '{}',
+  '%s%s%s%n',
+  "'; DROP TABLE teams; --",
+  '$(rm -rf /)',
+  '`id`',
+  'a'.repeat(255),
+  'a'.repeat(256),
+];
+
+function controlChars(): string {
+  return Array.from({ length: 1 + int(20) }, () => String.fromCharCode(int(32))).join('');
+}
+
+function unicodeSoup(): string {
+  return Array.from({ length: 1 + int(200) }, () => String.fromCharCode(int(0x10000))).join('');
+}
+
+function hugeString(): string {
+  // Up to a few MB; sometimes just past the 64 KiB text limit.
+  return chance(0.5) ? 'x'.repeat(65_537 + int(10)) : pick(['y', '\u00e9', '\u{1f680}', '\u0000']).repeat(1_000_000 + int(3_000_000));
+}
+
+function randomString(): string {
+  switch (int(9)) {
+    case 0:
+    case 1:
+    case 2:
+      return pick(HOSTILE);
+    case 3:
+      return controlChars();
+    case 4:
+      return unicodeSoup();
+    case 5:
+      return chance(0.1) ? hugeString() : 'z'.repeat(int(5000));
+    case 6:
+      return pick([...MEMBERS, TEAM, TEAM_ID]) + pick(['\u0000', ' ', '/', '\\', '..', '\n', '\u200b', '', '.json', '%00']);
+    case 7:
+      return String(R());
+    default:
+      return Array.from({ length: int(30) }, () => pick([...'abcdefghijklmnopqrstuvwxyz-_.ÅØ漢字 '])).join('');
+  }
+}
+
+function randomNumber(): number {
+  return pick([0, -0, 1, -1, 5, 1.5, NaN, Infinity, -Infinity, Number.MAX_VALUE, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER + 2, 2 ** 31, -(2 ** 53), 1441, 1440, 1e308, int(10_000) - 5000]);
+}
+
+/** An object whose own keys include the prototype-pollution names (as JSON.parse makes them). */
+function pollutingObject(base: Record<string, unknown> = {}): Record<string, unknown> {
+  const o = JSON.parse(
+    pick([
+      '{"__proto__":{"polluted":"yes","idleMinutes":7}}',
+      '{"constructor":{"prototype":{"polluted":"yes"}}}',
+      '{"prototype":{"polluted":"yes"}}',
+      '{"__proto__":{"__proto__":{"polluted":"yes"}},"constructor":{"prototype":{"polluted":"yes"}}}',
+    ]),
+  ) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(base)) o[k] = v;
+  return o;
+}
+
+function deepObject(depth: number): unknown {
+  let v: unknown = chance(0.5) ? 'leaf' : pollutingObject();
+  for (let i = 0; i < depth; i++) v = chance(0.5) ? { a: v } : [v];
+  return v;
+}
+
+function randomValue(depth = 0): unknown {
+  const leafOnly = depth > 3;
+  switch (int(leafOnly ? 6 : 16)) {
+    case 0:
+    case 1:
+      return randomString();
+    case 2:
+      return randomNumber();
+    case 3:
+      return pick([true, false, null, undefined]);
+    case 4:
+      return pick([0n, -1n, 2n ** 70n]);
+    case 5:
+      return pick([new Date(NaN), new Date(0), /x/g, new Uint8Array([1, 2, 3]), new ArrayBuffer(8), new Error('boom')]);
+    case 6:
+    case 7:
+      return Array.from({ length: int(6) }, () => randomValue(depth + 1));
+    case 8:
+      // Very long lists now and then (they are expensive to clone), shorter ones often.
+      if (depth === 0 && chance(0.05)) return chance(0.5) ? Array.from({ length: 100_000 + int(100_000) }, (_, i) => i) : new Array(1_000_000);
+      return Array.from({ length: int(2_000) }, () => int(10));
+    case 9:
+    case 10:
+      return Object.fromEntries(Array.from({ length: int(6) }, () => [pick(['team', 'to', 'text', 'summary', 'teamsDir', 'idleMinutes', 'notifications', 'from', 'id', 'x', randomString().slice(0, 40)]), randomValue(depth + 1)]));
+    case 11:
+      return pollutingObject({ team: TEAM_ID, to: MEMBERS[0], text: 'hi' });
+    case 12:
+      return deepObject(chance(0.3) ? 5_000 + int(5_000) : int(50));
+    case 13: {
+      const o = Object.create(null) as Record<string, unknown>;
+      o.team = TEAM_ID;
+      o.idleMinutes = randomNumber();
+      return o;
+    }
+    case 14:
+      return pick([new Map([['team', TEAM_ID]]), new Set([1, 2]), new Map<unknown, unknown>([[{}, []]])]);
+    default: {
+      const a: Record<string, unknown> = { team: TEAM_ID, to: MEMBERS[1] };
+      a.self = a; // a cycle: the structured clone keeps it
+      return a;
+    }
+  }
+}
+
+/** A valid call of each name, to mutate from (never sent as is where it would write). */
+function validArgs(name: CallName): unknown[] {
+  switch (name) {
+    case 'getSnapshot':
+    case 'getSettings':
+    case 'startDemo':
+      return [];
+    case 'getRoster':
+    case 'getFeed':
+      return [pick([TEAM_ID, TEAM])];
+    case 'getThread':
+      return [TEAM_ID, pick(MEMBERS)];
+    case 'send':
+      return [{ team: TEAM_ID, to: pick(MEMBERS), text: 'please look at auth.ts', summary: 'auth' }];
+    case 'setSettings':
+      return [pick([{ idleMinutes: 10 }, { teamsDir: '/tmp/elsewhere' }, { notifications: false }, {}])];
+    case 'openExternal':
+      return ['https://example.com/docs'];
+  }
+}
+
+function mutateValue(v: unknown): unknown {
+  if (typeof v === 'string') {
+    return pick([
+      () => randomString(),
+      () => v + pick(['\u0000', '\u0007', '\n', '\u202e', '\ud800']),
+      () => pick(['\u0000', ' ', '']) + v,
+      () => [v],
+      () => ({ value: v }),
+      () => randomValue(),
+    ])();
+  }
+  if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const o = { ...(v as Record<string, unknown>) };
+    const keys = Object.keys(o);
+    return pick([
+      () => {
+        if (keys.length) delete o[pick(keys)];
+        return o;
+      },
+      () => {
+        if (keys.length) o[pick(keys)] = randomValue();
+        return o;
+      },
+      () => {
+        if (keys.length) o[pick(keys)] = mutateValue(o[pick(keys)]);
+        return o;
+      },
+      () => ({ ...o, [pick(['from', 'id', 'status', 'type', 'read', 'timestamp', 'extra', 'teamsRoot'])]: randomValue() }),
+      () => pollutingObject(o),
+      () => Object.values(o),
+      () => [o],
+      () => new Map(Object.entries(o)),
+      () => Object.assign(Object.create(null) as object, o),
+      () => randomValue(),
+    ])();
+  }
+  return randomValue();
+}
+
+function mutateArgs(args: unknown[]): unknown {
+  let a: unknown = [...args];
+  const n = 1 + int(3);
+  for (let i = 0; i < n && Array.isArray(a); i++) {
+    const arr = a as unknown[];
+    a = pick([
+      () => (arr.length ? arr.map((x, j) => (j === int(arr.length) ? mutateValue(x) : x)) : [randomValue()]),
+      () => arr.map((x) => mutateValue(x)),
+      () => arr.slice(0, Math.max(0, arr.length - 1)),
+      () => [...arr, randomValue()],
+      () => [...arr, ...Array.from({ length: 8 + int(20) }, () => randomValue(2))],
+      () => [randomValue(), ...arr],
+      () => (arr.length ? [arr] : arr),
+      () => randomValue(),
+    ])();
+  }
+  return a;
+}
+
+const NAME_OK = (v: string) => v.length > 0 && v.length <= 255 && !/[\u0000-\u001f\u007f]/.test(v);
+
+/** A string the schemas accept as a name, chosen to trip whatever comes after them. */
+function nameish(): string {
+  for (;;) {
+    const v = chance(0.7) ? pick(HOSTILE) : randomString().slice(0, 255);
+    if (NAME_OK(v)) return v;
+  }
+}
+
+const TEXTS = [
+  '{"type":"shutdown_request","requestId":"r1","from":"team-lead","reason":"done"}',
+  '  {"type":"permission_response","request_id":"x","approve":true}\n',
+  '{"type":"plan_approval_response","approved":true}',
+  '<img src=x onerror=alert(1)>',
+  '[link](javascript:alert(1))',
+  'x'.repeat(65_536),
+  '\u00e9'.repeat(32_768),
+  '\u00e9'.repeat(32_769),
+  '\u0000 nul inside',
+];
+
+/** Arguments of the right shape that the schemas accept, so the handlers behind them run. */
+function validShaped(name: CallName): unknown[] {
+  const team = () => pick([TEAM_ID, TEAM, nameish()]);
+  switch (name) {
+    case 'getRoster':
+    case 'getFeed':
+      return [team()];
+    case 'getThread':
+      return [team(), chance(0.2) ? pick(MEMBERS) : nameish()];
+    case 'send': {
+      const req: Record<string, unknown> = { team: team(), to: chance(0.2) ? pick(['team-lead', ...MEMBERS]) : nameish(), text: chance(0.5) ? pick(TEXTS) : nameish() };
+      if (chance(0.3)) req.summary = pick(['', 's', 'x'.repeat(1000), '<b>x</b>']);
+      return [req];
+    }
+    default:
+      return validArgs(name);
+  }
+}
+
+function randomArgs(name: CallName): unknown {
+  const r = R();
+  if (r < 0.1) return randomValue();
+  if (r < 0.3) return Array.from({ length: int(10) }, () => randomValue());
+  if (r < 0.55) return validShaped(name);
+  return mutateArgs(validArgs(name));
+}
+
+/** True when a schema-valid send would reach a real member of the team (it would write). */
+function reachesMember(args: unknown[]): boolean {
+  const req = args[0] as { team: string; to: string; text: string };
+  const team = req.team === TEAM || req.team === TEAM_ID || teamDirName(req.team) === TEAM_ID;
+  const member = ['team-lead', ...MEMBERS].some((m) => req.to === m || (inboxFileStem(req.to) === req.to && inboxFileStem(m) === req.to));
+  return team && member && !looksLikeProtocolFrame(req.text);
+}
+
+/**
+ * Calls that write (or start things) get only invalid payloads: a schema-valid one is broken by
+ * an extra argument or field, so the assertions can demand that nothing changed on disk.
+ */
+function forceHarmless(name: CallName, args: unknown): unknown {
+  if (!validateCall(name, args).ok) return args;
+  const a = args as unknown[];
+  switch (name) {
+    case 'send':
+      return reachesMember(a) ? [{ ...(a[0] as object), text: chance(0.5) ? '   ' : '{"type":"shutdown_request"}' }] : a;
+    case 'setSettings':
+      return [pollutingObject(a[0] as Record<string, unknown>)];
+    case 'startDemo':
+      return [randomValue()];
+    case 'openExternal':
+      return [pick(['file:///etc/passwd', 'javascript:alert(1)', 'http://user:pw@example.com/', 'ftp://example.com/', 'chrome://gpu', 'about:blank'])];
+    default:
+      return a;
+  }
+}
+
+function describePayload(v: unknown): string {
+  try {
+    const s = JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : typeof x === 'string' && x.length > 80 ? `${x.slice(0, 80)}…(${x.length})` : x));
+    return (s ?? String(v)).slice(0, 300);
+  } catch {
+    return Object.prototype.toString.call(v);
+  }
+}
+
+// ------------------------------------------------------------------------------------ the system
+
+let t: TempTeams;
+let handlers: ApiHandlers;
+let settings: SettingsStore;
+let host: RunningHost;
+let protoKeys: { object: string[]; array: string[]; fn: string[] };
+let before: Map<string, string>;
+const opened: string[] = [];
+const demos: number[] = [];
+type IpcHandler = (event: unknown, ...args: unknown[]) => Promise<Result<unknown>>;
+const ipcHandlers = new Map<string, IpcHandler>();
+const trustedEvent = (() => {
+  const mainFrame = { processId: 4, routingId: 1, parent: null, url: 'file:///app/out/renderer/index.html' };
+  const webContents = { mainFrame };
+  return { win: { isDestroyed: () => false, webContents }, event: { sender: webContents, senderFrame: mainFrame } };
+})();
+
+/** Every file and folder under dir: type, and for files a hash of the bytes. */
+async function tree(dir: string, out = new Map<string, string>(), rel = ''): Promise<Map<string, string>> {
+  for (const name of (await readdir(join(dir, rel)).catch(() => [] as string[])).sort()) {
+    const p = join(rel, name);
+    const st = await lstat(join(dir, p));
+    if (st.isSymbolicLink()) out.set(p, `link ${await readlink(join(dir, p))}`);
+    else if (st.isDirectory()) {
+      out.set(p, 'dir');
+      await tree(dir, out, p);
+    } else out.set(p, `file ${st.size} ${createHash('sha256').update(await readFile(join(dir, p))).digest('hex')}`);
+  }
+  return out;
+}
+
+async function filesNow(): Promise<Map<string, string>> {
+  const m = new Map<string, string>();
+  for (const [k, v] of await tree(t.root)) m.set(`teams/${k}`, v);
+  // The owner lock holds our own pid: present before and after, same bytes.
+  for (const [k, v] of await tree(t.stateDir)) m.set(`state/${k}`, v);
+  return m;
+}
+
+const ownKeys = (o: object) => Reflect.ownKeys(o).map(String).sort();
+
+beforeAll(async () => {
+  t = await tempTeams('teamdeck-fuzz-');
+  await createTeam({ teamsDir: t.root, team: TEAM, members: MEMBERS, cwd: t.base, now: () => 1_767_000_000_000 });
+  const inbox = (m: string) => join(t.root, TEAM_ID, 'inboxes', `${m}.json`);
+  // History: answers to the user, an idle notification, a teammate-to-teammate message.
+  await claudeAppend(inbox('user'), { from: 'researcher', text: 'Found the bug in **auth.ts**', summary: 'Bug found', timestamp: '2026-02-17T15:30:00.000Z', read: false });
+  await claudeAppend(inbox('team-lead'), {
+    from: 'implementer',
+    text: JSON.stringify({ type: 'idle_notification', from: 'implementer', timestamp: '2026-02-17T15:31:00.000Z', idleReason: 'available' }),
+    timestamp: '2026-02-17T15:31:00.000Z',
+    read: false,
+  });
+  await claudeAppend(inbox('implementer'), { from: 'researcher', text: 'Can you take the tests?', timestamp: '2026-02-17T15:32:00.000Z', read: true });
+
+  settings = await SettingsStore.open(t.stateDir);
+  await settings.update({ idleMinutes: 7 });
+  handlers = await ApiHandlers.create({
+    stateDir: t.stateDir,
+    settings,
+    teamsDirFlag: t.root,
+    env: {},
+    createService: (o) => new TeamService(o),
+    startDemo: async () => {
+      demos.push(Date.now());
+      throw new Error('the fuzz never starts a demo');
+    },
+    openExternal: async (url) => {
+      opened.push(url);
+    },
+  });
+  registerIpc(
+    { handle: (channel: string, fn: IpcHandler) => void ipcHandlers.set(channel, fn), removeHandler: (channel: string) => void ipcHandlers.delete(channel) } as never,
+    handlers,
+    () => trustedEvent.win as never,
+    (u) => u === trustedEvent.event.senderFrame.url,
+  );
+  // One real message, so the journal holds a sent history too.
+  const sent = await handlers.dispatch('send', [{ team: TEAM_ID, to: 'researcher', text: 'Start with the login flow.' }]);
+  expect(sent).toMatchObject({ ok: true, value: { status: 'accepted' } });
+  host = await startHost({ handlers, rendererDir: join(t.base, 'no-renderer') });
+  // Let the watcher see our own write and settle, then take the picture.
+  await sleep(300);
+  await handlers.dispatch('getFeed', [TEAM_ID]);
+  protoKeys = { object: ownKeys(Object.prototype), array: ownKeys(Array.prototype), fn: ownKeys(Function.prototype) };
+  before = await filesNow();
+  console.log(`ipc fuzz seed ${SEED} (FUZZ_SEED=${SEED} replays it), ${RUNS} payloads per call`);
+}, 60_000);
+
+afterAll(async () => {
+  await host?.close();
+  await handlers?.close();
+  await t?.cleanup();
+});
+
+// ------------------------------------------------------------------------------------ checks
+
+const totals = { calls: 0, ok: 0, invalid: 0, refused: 0, not_found: 0, ws: 0, wsClosed: 0 };
+// A Map: names such as `__proto__` are counted too, and must not land on Object.prototype.
+const perCall = new Map<string, { ok: number; invalid: number; refused: number; not_found: number }>();
+const failures: string[] = [];
+
+function judge(path: string, name: CallName | string, i: number, payload: unknown, r: unknown): void {
+  totals.calls++;
+  const res = r as Result<unknown> | undefined;
+  const where = `${path} ${name} #${i} (seed ${SEED}) ${describePayload(payload)}`;
+  if (!res || typeof res !== 'object' || typeof res.ok !== 'boolean') return void failures.push(`${where}: not a Result: ${describePayload(r)}`);
+  const mine = perCall.get(String(name)) ?? { ok: 0, invalid: 0, refused: 0, not_found: 0 };
+  perCall.set(String(name), mine);
+  if (res.ok) {
+    totals.ok++;
+    mine.ok++;
+    if (READS.has(name as CallName)) return;
+    return void failures.push(`${where}: a ${name} that should have been refused succeeded`);
+  }
+  const { code, message } = res.error;
+  if (!ALLOWED.has(code)) return void failures.push(`${where}: ${code}: ${message}`);
+  totals[code as 'invalid' | 'refused' | 'not_found']++;
+  mine[code as 'invalid' | 'refused' | 'not_found']++;
+  // Errors describe the problem; they never echo a payload of megabytes.
+  if (typeof message !== 'string' || message.length > 600) failures.push(`${where}: error message of ${String(message?.length)} characters`);
+  if (({} as Record<string, unknown>).polluted !== undefined) failures.push(`${where}: Object.prototype was polluted`);
+}
+
+describe(`IPC fuzz (seed ${SEED})`, () => {
+  it(`answers ${RUNS} random and adversarial payloads per call with validation results only`, { timeout: 120_000 }, async () => {
+    for (const name of CALL_NAMES) {
+      const handler = ipcHandlers.get(CHANNELS.invoke(name))!;
+      for (let i = 0; i < RUNS; i++) {
+        const payload = forceHarmless(name, randomArgs(name));
+        // Electron's IPC hands the handler a structured clone of the renderer's arguments, spread.
+        let cloned: unknown;
+        try {
+          cloned = structuredClone(payload);
+        } catch {
+          cloned = undefined;
+        }
+        try {
+          // (Electron spreads the arguments into the handler call; a list of thousands cannot even be sent.)
+          if (Array.isArray(cloned) && cloned.length <= 64) judge('ipc', name, i, payload, await handler(trustedEvent.event, ...(cloned as unknown[])));
+          // dispatch is the one entry point of both hosts; it also takes what is not a list.
+          judge('dispatch', name, i, payload, await handlers.dispatch(name, payload));
+        } catch (e) {
+          failures.push(`${name} #${i} (seed ${SEED}) ${describePayload(payload)}: threw ${(e as Error).stack ?? String(e)}`);
+        }
+      }
+    }
+    // Names that are not calls, including the ones an object lookup would find.
+    for (const name of ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', 'send ', 'SEND', '', 'renderer:send', 'dispatch', 'calls', 'close']) {
+      judge('dispatch', name, 0, [], await handlers.dispatch(name, []));
+      judge('dispatch', name, 1, [TEAM_ID], await handlers.dispatch(name, [TEAM_ID]));
+    }
+    judge('dispatch', 'number', 0, [], await handlers.dispatch(42, []));
+    judge('dispatch', 'object', 0, [], await handlers.dispatch({ toString: () => 'send' }, []));
+
+    console.log(`ipc fuzz totals: ${JSON.stringify(totals)}`);
+    expect(failures.slice(0, 20)).toEqual([]);
+    expect(demos).toEqual([]);
+    expect(opened).toEqual([]);
+  });
+
+  it(`answers a subset through the browser host's WebSocket the same way`, { timeout: 60_000 }, async () => {
+    let ws = await connect();
+    let id = 0;
+    for (const name of CALL_NAMES) {
+      for (let i = 0; i < WS_RUNS; i++) {
+        const payload = forceHarmless(name, randomArgs(name));
+        let text: string;
+        try {
+          text = JSON.stringify({ t: 'call', id: ++id, name, args: payload });
+        } catch {
+          continue; // cycles and BigInts cannot be sent as JSON
+        }
+        const args = (JSON.parse(text) as { args?: unknown }).args;
+        const envelopeOk = Array.isArray(args) && args.length <= 8 && Buffer.byteLength(text) <= MAX_WS_PAYLOAD;
+        const answer = await callWs(ws, text, id);
+        totals.ws++;
+        if (envelopeOk) {
+          if ('closed' in answer) failures.push(`ws ${name} #${i} (seed ${SEED}) ${describePayload(payload)}: connection closed ${answer.closed}`);
+          else judge('ws', name, i, args, answer.result);
+        } else {
+          // A bad envelope (not a list, more than 8 arguments, over the size limit) ends the connection.
+          if (!('closed' in answer)) failures.push(`ws ${name} #${i}: a bad envelope was answered instead of closing the connection`);
+          else if (![1008, 1009].includes(answer.closed)) failures.push(`ws ${name} #${i}: closed with ${answer.closed}`);
+          totals.wsClosed++;
+        }
+        if ('closed' in answer) ws = await connect();
+      }
+    }
+    // Envelopes that are not calls at all.
+    for (const [text, code] of [
+      ['not json', 1007],
+      ['{"t":"call","id":1,"name":"getSnapshot","args":[],"__proto__":{"polluted":"yes"}}', 1008],
+      ['{"t":"call","id":-1,"name":"getSnapshot","args":[]}', 1008],
+      ['{"t":"call","id":1e400,"name":"getSnapshot","args":[]}', 1008],
+      ['{"t":"result","id":1,"result":{"ok":true}}', 1008],
+      ['[]', 1008],
+      ['null', 1008],
+    ] as const) {
+      const answer = await callWs(ws, text, 1);
+      if (!('closed' in answer) || answer.closed !== code) failures.push(`ws envelope ${text}: expected close ${code}, got ${JSON.stringify(answer)}`);
+      ws = await connect();
+    }
+    ws.close();
+    console.log(`ipc fuzz totals with the WebSocket: ${JSON.stringify(totals)}`);
+    console.log([...perCall].map(([n, c]) => `  ${n.padEnd(14)} ${JSON.stringify(c)}`).join('\n'));
+    expect(failures.slice(0, 20)).toEqual([]);
+  });
+
+  it('leaves the service working, every file byte-identical and the prototypes clean', { timeout: 60_000 }, async () => {
+    expect({ object: ownKeys(Object.prototype), array: ownKeys(Array.prototype), fn: ownKeys(Function.prototype) }).toEqual(protoKeys);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await sleep(300); // anything a call had scheduled has run by now
+    expect(Object.fromEntries(await filesNow())).toEqual(Object.fromEntries(before));
+    expect(settings.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: true });
+    // Still serving: reads answer, and a valid send is delivered.
+    const roster = await handlers.dispatch('getRoster', [TEAM_ID]);
+    expect(roster.ok && (roster.value as { name: string }[]).map((m) => m.name).sort()).toEqual(['implementer', 'researcher', 'team-lead']);
+    const sent = await handlers.dispatch('send', [{ team: TEAM_ID, to: 'implementer', text: 'Still there?' }]);
+    expect(sent).toMatchObject({ ok: true, value: { status: 'accepted' } });
+    const inbox = JSON.parse(await readFile(join(t.root, TEAM_ID, 'inboxes', 'implementer.json'), 'utf8')) as { from: string; text: string }[];
+    expect(inbox.at(-1)).toMatchObject({ from: 'user', text: 'Still there?' });
+  });
+});
+
+// ------------------------------------------------------------------------------------ WebSocket
+
+function connect(): Promise<WebSocket> {
+  const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws?token=${host.token}`, { origin: host.origin, maxPayload: 64 * 1024 * 1024 });
+  return new Promise((resolve, reject) => {
+    ws.once('open', () => resolve(ws));
+    ws.once('error', reject);
+  });
+}
+
+function callWs(ws: WebSocket, text: string, id: number): Promise<{ result: unknown } | { closed: number }> {
+  return new Promise((resolve) => {
+    const onMessage = (d: Buffer) => {
+      const m = JSON.parse(String(d)) as { t: string; id?: number; result?: unknown };
+      if (m.t !== 'result' || m.id !== id) return; // pushed events
+      done();
+      resolve({ result: m.result });
+    };
+    const onClose = (code: number, reason: Buffer) => {
+      if (process.env.FUZZ_DEBUG) console.log('closed', code, String(reason), text.slice(0, 200));
+      done();
+      resolve({ closed: code });
+    };
+    const done = () => {
+      ws.off('message', onMessage);
+      ws.off('close', onClose);
+    };
+    ws.on('message', onMessage);
+    ws.on('close', onClose);
+    ws.send(text);
+  });
+}
