@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { timingSafeEqual } from 'node:crypto';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
@@ -7,7 +8,13 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import type { AppEvent, Result } from '../../shared/contract.js';
 import { useTempDirs } from '../../../test/helpers/tmp.js';
-import { startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
+import { hostContentSecurityPolicy, startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
+
+// The real timingSafeEqual, watched: the token check must go through it (constant time).
+vi.mock('node:crypto', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:crypto')>();
+  return { ...real, timingSafeEqual: vi.fn(real.timingSafeEqual) };
+});
 
 const tempDir = useTempDirs();
 const running: RunningHost[] = [];
@@ -230,5 +237,155 @@ describe('tokenMatches', () => {
     expect(tokenMatches('', 'abc')).toBe(false);
     expect(tokenMatches(undefined, 'abc')).toBe(false);
     expect(tokenMatches('a'.repeat(10_000), 'abc')).toBe(false);
+  });
+});
+
+/** A raw request line and headers on a plain socket, for what http.request will not send (no Host). */
+function rawStatus(port: number, head: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = connect({ host: '127.0.0.1', port }, () => s.write(head));
+    let data = '';
+    s.setEncoding('utf8');
+    s.on('data', (d: string) => (data += d));
+    s.on('end', () => resolve(Number(/^HTTP\/1\.[01] (\d{3})/.exec(data)?.[1] ?? 0)));
+    s.on('error', reject);
+    s.setTimeout(5_000, () => reject(new Error('timeout')));
+  });
+}
+
+/** The CSP as a map from directive to its sources. */
+function directives(csp: string): Map<string, string[]> {
+  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...sources]) => [name!, sources]));
+}
+
+describe('host hardening', () => {
+  it('listens on IPv4 loopback only: not on ::1 either', async () => {
+    const { h } = await host();
+    await expect(
+      new Promise((resolve, reject) => {
+        const s = connect({ host: '::1', port: h.port }, () => {
+          s.destroy();
+          resolve('connected');
+        });
+        s.on('error', reject);
+        s.setTimeout(2_000, () => reject(new Error('timeout')));
+      }),
+    ).rejects.toThrow();
+  });
+
+  it('needs the token for every method and path, from the query or its own cookie only', async () => {
+    const { h } = await host();
+    const near = [h.token.slice(0, -1), `${h.token.slice(0, -1)}${h.token.endsWith('A') ? 'B' : 'A'}`, h.token.toUpperCase() === h.token ? h.token.toLowerCase() : h.token.toUpperCase(), ` ${h.token}`];
+    for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
+      for (const path of ['/', '/index.html', '/assets/app.js', '/assets/', '/ws', '/nope', '/%2e%2e/secret.txt']) {
+        expect((await get(h.port, path, {}, method)).status, `${method} ${path}`).toBe(403);
+      }
+    }
+    for (const t of near) expect((await get(h.port, `/?token=${encodeURIComponent(t)}`)).status, t).toBe(403);
+    // Not from other places a token might be looked for.
+    expect((await get(h.port, `/${h.token}`)).status).toBe(403);
+    expect((await get(h.port, '/', { authorization: `Bearer ${h.token}` })).status).toBe(403);
+    expect((await get(h.port, '/', { 'x-teamdeck-token': h.token })).status).toBe(403);
+    expect((await get(h.port, '/', { cookie: `teamdeck_${h.port + 1}=${h.token}` })).status).toBe(403);
+    expect((await get(h.port, '/', { cookie: `token=${h.token}` })).status).toBe(403);
+    expect((await get(h.port, `/?Token=${h.token}`)).status).toBe(403);
+    // Without a Host header (HTTP/1.0) nothing is served either, token or not.
+    expect(await rawStatus(h.port, `GET /?token=${h.token} HTTP/1.0\r\n\r\n`)).toBe(403);
+  });
+
+  it('compares tokens in constant time: every check runs timingSafeEqual on equal-length digests', async () => {
+    const { h } = await host();
+    const spy = vi.mocked(timingSafeEqual);
+    spy.mockClear();
+    for (const candidate of ['x', h.token.slice(0, 10), 'y'.repeat(200), h.token]) tokenMatches(candidate, h.token);
+    expect(spy).toHaveBeenCalledTimes(4);
+    for (const [a, b] of spy.mock.calls) {
+      expect((a as Buffer).length).toBe(32);
+      expect((b as Buffer).length).toBe(32);
+    }
+    spy.mockClear();
+    expect((await get(h.port, '/?token=short')).status).toBe(403);
+    expect((await get(h.port, `/?token=${h.token}`)).status).toBe(200);
+    expect(spy.mock.calls.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('refuses DNS-rebinding Hosts and foreign Origins over HTTP and the WebSocket', async () => {
+    const { h, q } = await host();
+    const hosts = [
+      `evil.com:${h.port}`,
+      'evil.com',
+      `127.0.0.1.evil.com:${h.port}`,
+      `localhost.evil.com:${h.port}`,
+      `127.0.0.1.:${h.port}`,
+      `localhost.:${h.port}`,
+      `[::1]:${h.port}`,
+      `0.0.0.0:${h.port}`,
+      `127.0.0.2:${h.port}`,
+      `127.1:${h.port}`,
+      `2130706433:${h.port}`,
+      `127.0.0.1:${h.port}@evil.com`,
+      `127.0.0.1:0${h.port}`,
+      '',
+    ];
+    for (const host of hosts) {
+      expect((await get(h.port, `/?${q}`, { host })).status, `Host ${host}`).toBe(403);
+      // (An empty Host is replaced by the client library; the raw request above covers a missing one.)
+      if (host) await expect(openWs(h, { headers: { host } }), `WebSocket Host ${host}`).rejects.toThrow(/403/);
+    }
+    const origins = [
+      'http://evil.com',
+      `http://evil.com:${h.port}`,
+      `http://127.0.0.1:${h.port}.evil.com`,
+      `https://127.0.0.1:${h.port}`,
+      `ws://127.0.0.1:${h.port}`,
+      `http://[::1]:${h.port}`,
+      `file://`,
+      'null',
+    ];
+    for (const origin of origins) {
+      expect((await get(h.port, `/?${q}`, { origin })).status, `Origin ${origin}`).toBe(403);
+      await expect(openWs(h, { origin }), `WebSocket Origin ${origin}`).rejects.toThrow(/403/);
+    }
+  });
+
+  it('lists no folder, even one that exists and has files', async () => {
+    const { h, q } = await host();
+    for (const p of ['/assets', '/assets/', '/assets//', '/./assets/', '/assets/.']) {
+      const r = await get(h.port, `${p}?${q}`);
+      expect(r.status, p).toBe(404);
+      expect(r.body, p).not.toContain('app.js');
+    }
+  });
+
+  it('sends the exact CSP, nosniff and no-framing headers on every answer', async () => {
+    const { h, q } = await host();
+    const base = await tempDir();
+    const unbuilt = await startHost({ handlers: fakeHandlers(), rendererDir: join(base, 'missing') });
+    running.push(unbuilt);
+    const answers = [
+      ['page', await get(h.port, `/?${q}`), h.port],
+      ['asset', await get(h.port, `/assets/app.js?${q}`), h.port],
+      ['head', await get(h.port, `/?${q}`, {}, 'HEAD'), h.port],
+      ['refused', await get(h.port, '/'), h.port],
+      ['not found', await get(h.port, `/nope?${q}`), h.port],
+      ['method', await get(h.port, `/?${q}`, {}, 'POST'), h.port],
+      ['not built', await get(unbuilt.port, `/?token=${unbuilt.token}`), unbuilt.port],
+    ] as const;
+    for (const [what, r, port] of answers) {
+      expect(r.headers['content-security-policy'], what).toBe(hostContentSecurityPolicy(port));
+      expect(r.headers['x-content-type-options'], what).toBe('nosniff');
+      expect(r.headers['x-frame-options'], what).toBe('DENY');
+    }
+    const csp = directives(hostContentSecurityPolicy(h.port));
+    expect([...csp.keys()].sort()).toEqual(['base-uri', 'connect-src', 'default-src', 'font-src', 'form-action', 'frame-ancestors', 'img-src', 'object-src', 'script-src', 'style-src']);
+    expect(csp.get('default-src')).toEqual(["'none'"]);
+    expect(csp.get('script-src')).toEqual(["'self'"]);
+    expect(csp.get('style-src')).toEqual(["'self'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(csp.get('base-uri')).toEqual(["'none'"]);
+    expect(csp.get('form-action')).toEqual(["'none'"]);
+    expect(csp.get('connect-src')).toEqual(["'self'", `ws://127.0.0.1:${h.port}`, `ws://localhost:${h.port}`]);
+    expect(hostContentSecurityPolicy(h.port)).not.toMatch(/unsafe-|\*|https?:|blob:|wss:/);
   });
 });
