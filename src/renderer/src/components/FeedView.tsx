@@ -9,7 +9,7 @@ import { EMPTY_MESSAGES, feedOf, orderedRoster, EMPTY_ROSTER } from '../state/se
 import { DeliveryChip, RelTime, displayName, nameColor } from './bits';
 import { BackIcon, ChevronDownIcon } from './icons';
 import { Markdown } from './Markdown';
-import { DaySeparator } from './MessageRow';
+import { DaySeparator, RowPlaceholder, SCROLL_SEEK } from './MessageRow';
 
 const FeedRow = memo(function FeedRow({
   message: m,
@@ -160,7 +160,8 @@ export function FeedView({ team }: { team: string }) {
             initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
             followOutput={(atBottom) => (atBottom ? 'auto' : false)}
             increaseViewportBy={{ top: 400, bottom: 400 }}
-            components={{ Footer: FeedFooter }}
+            components={{ Footer: FeedFooter, ScrollSeekPlaceholder: RowPlaceholder }}
+            scrollSeekConfiguration={SCROLL_SEEK}
           />
         )}
       </div>

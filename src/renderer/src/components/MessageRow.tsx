@@ -7,6 +7,28 @@ import { useDeck } from '../state/context';
 import { DeliveryChip, RelTime, displayName } from './bits';
 import { Markdown } from './Markdown';
 
+/**
+ * Rows flung past faster than about 15,000 px/s (a dragged scrollbar, a hard fling) are drawn
+ * as placeholders of their size instead of rendered messages, as chat apps do: rendering
+ * markdown for every row passed would make those frames long. At reading speed, and as soon as
+ * the list slows down, the real rows render. Velocity is in pixels per 100 ms.
+ */
+export const SCROLL_SEEK = {
+  enter: (velocity: number) => Math.abs(velocity) > 1_500,
+  exit: (velocity: number) => Math.abs(velocity) < 200,
+};
+
+/** About the height of a message row with a couple of lines, in pixels. */
+export const ROW_HEIGHT_GUESS = 80;
+
+export function RowPlaceholder({ height }: { height: number }) {
+  return (
+    <div style={{ height }} className="px-5 py-1.5" aria-hidden="true">
+      <div className="h-full rounded-2xl bg-zinc-100/70 dark:bg-zinc-800/40" />
+    </div>
+  );
+}
+
 export function DaySeparator({ time }: { time: number }) {
   const label = useDeck((s) => dayLabel(time, s.now));
   return (

@@ -4,7 +4,7 @@ import { threadItems, type ThreadItem } from '../lib/thread-items';
 import { useActions, useDeck } from '../state/context';
 import { EMPTY_MESSAGES, threadOf } from '../state/selectors';
 import { ArrowDownIcon } from './icons';
-import { Bubble, DaySeparator, FrameEvent } from './MessageRow';
+import { Bubble, DaySeparator, FrameEvent, ROW_HEIGHT_GUESS, RowPlaceholder, SCROLL_SEEK } from './MessageRow';
 
 function useToggleSet(): [ReadonlySet<string>, (id: string) => void] {
   const [set, setSet] = useState<ReadonlySet<string>>(() => new Set());
@@ -129,7 +129,11 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
           atBottomStateChange={onAtBottom}
           atBottomThreshold={60}
           increaseViewportBy={{ top: 400, bottom: 400 }}
-          components={{ Footer: ThreadFooter }}
+          // A typical row's height: the list opens at its end in one pass, without first
+          // rendering a probe row to guess it.
+          defaultItemHeight={ROW_HEIGHT_GUESS}
+          components={{ Footer: ThreadFooter, ScrollSeekPlaceholder: RowPlaceholder }}
+          scrollSeekConfiguration={SCROLL_SEEK}
         />
       )}
       {showPill && (

@@ -23,15 +23,27 @@ export function calendarDaysBetween(earlier: number, later: number): number {
   return Math.round((startOfDay(later) - startOfDay(earlier)) / (24 * HOUR));
 }
 
+// toLocaleString and friends build a new Intl.DateTimeFormat on every call (tens of
+// microseconds each); a long thread formats thousands of times while it scrolls, so each
+// locale and set of options gets one formatter, kept.
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function format(t: number, locale: string | undefined, options: Intl.DateTimeFormatOptions): string {
+  const key = `${locale ?? ''}\u0000${JSON.stringify(options)}`;
+  let f = formatters.get(key);
+  if (!f) formatters.set(key, (f = new Intl.DateTimeFormat(locale, options)));
+  return f.format(t);
+}
+
 /** "14:02" in the user's locale, 24h or 12h as the locale prefers. */
 export function clockTime(t: number, locale?: string): string {
-  return new Date(t).toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
+  return format(t, locale, { hour: 'numeric', minute: '2-digit' });
 }
 
 /** The exact time for tooltips: weekday, full date and seconds. */
 export function exactTime(t: number, locale?: string): string {
   if (!t) return 'unknown time';
-  return new Date(t).toLocaleString(locale, {
+  return format(t, locale, {
     weekday: 'short',
     year: 'numeric',
     month: 'short',
@@ -54,7 +66,7 @@ export function relativeTime(t: number, now: number, locale?: string): string {
   if (diff < 12 * HOUR || (days === 0 && diff < 24 * HOUR)) return `${Math.floor(diff / HOUR)} h ago`;
   if (days === 1) return `yesterday ${clockTime(t, locale)}`;
   const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear();
-  const date = new Date(t).toLocaleDateString(locale, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
+  const date = format(t, locale, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
   return `${date} ${clockTime(t, locale)}`;
 }
 
@@ -71,7 +83,7 @@ export function dayLabel(t: number, now: number, locale?: string): string {
   if (days === 0) return 'Today';
   if (days === 1) return 'Yesterday';
   const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear();
-  return new Date(t).toLocaleDateString(locale, {
+  return format(t, locale, {
     weekday: 'long',
     day: 'numeric',
     month: 'long',

@@ -48,6 +48,17 @@ describe('deck store over a TeamdeckApi', () => {
     expect(store.getState().byTeam.analysis!.messages.length).toBeGreaterThan(0);
   });
 
+  it('opens another member’s thread from the loaded feed, without fetching it again', async () => {
+    const { api, store, actions } = setup();
+    await actions.start();
+    await vi.waitFor(() => expect(store.getState().byTeam.analysis?.feedLoaded).toBe(0));
+    const thread = vi.spyOn(api, 'getThread');
+    actions.openMember('analysis', 'researcher');
+    expect(store.getState().byTeam.analysis!.threadLoaded.researcher).toBe(0);
+    expect(thread).not.toHaveBeenCalled();
+    expect(threadOf(store.getState().byTeam.analysis!.messages, 'researcher').length).toBeGreaterThan(0);
+  });
+
   it('replays events pushed while the snapshot was loading', async () => {
     const { api, store, actions } = setup({ latencyMs: 20 });
     const started = actions.start();

@@ -94,6 +94,13 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
       const s = get();
       const gen = s.generation;
       if (s.byTeam[team]?.threadLoaded[member] === gen) return;
+      // The feed loaded in this generation holds every message of the team, and events keep it
+      // current: the thread is already here, and fetching thousands of messages again would only
+      // hold up its first paint.
+      if (s.byTeam[team]?.feedLoaded === gen) {
+        update((x) => D.applyThreadLoaded(x, team, member, [], gen));
+        return;
+      }
       void once(`thread:${gen}:${team}/${member}`, async () => {
         const r = await call(() => api.getThread(team, member));
         update((x) => (r.ok ? D.applyThreadLoaded(x, team, member, r.value, gen) : D.applyThreadError(x, team, member, r.error.message)));
