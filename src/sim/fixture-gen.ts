@@ -111,7 +111,7 @@ export interface GenOptions {
   inboxBytes?: number;
   /** Whose inbox inboxBytes grows (default team-lead; `user` is the user's inbox). */
   inboxOwner?: string;
-  /** Adds a thread of this many messages between the user and the first teammate of the first team. */
+  /** Adds a thread of this many messages between the user and the first teammate of the team listed first (by folder name). */
   thread?: number;
   /**
    * flag (default): what members read stays in their inbox flagged read (Claude 2.1.8x), so the
@@ -518,8 +518,11 @@ export async function generateTeams(opts: GenOptions): Promise<GenResult> {
   const result: GenResult = { teamsDir: opts.teamsDir, seed, mode, teams: [], messages: 0, bytes: 0 };
   await mkdir(opts.teamsDir, { recursive: true });
 
+  const names = Array.from({ length: nTeams }, () => teamName(rootRng, used));
+  // The long thread goes to the team listed first (by folder name): the one the app opens first.
+  const longIn = names.map(teamDirName).reduce((best, id, i, ids) => (id < ids[best]! ? i : best), 0);
   for (let ti = 0; ti < nTeams; ti++) {
-    const name = teamName(rootRng, used);
+    const name = names[ti]!;
     const rng = createRng(seed, `team:${ti}`);
     const words = new Words(rng);
     const teammates = roleNames(nMembers - 1);
@@ -540,7 +543,7 @@ export async function generateTeams(opts: GenOptions): Promise<GenResult> {
 
     // One long thread between the user and the first teammate, spread over the same time span.
     let longThread: GenTeam['longThread'];
-    if (ti === 0 && opts.thread && opts.thread > 0) {
+    if (ti === longIn && opts.thread && opts.thread > 0) {
       const who = teammates[0]!;
       const span = Math.max(gen.end, opts.thread * 30_000);
       for (let i = 0; i < opts.thread; i++) {
