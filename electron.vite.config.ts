@@ -3,6 +3,17 @@ import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 
+/**
+ * The dev server injects CSS as <style> elements, which the page's CSP (style-src 'self',
+ * src/renderer/index.html) refuses; the built app has no inline style. Only the page the dev
+ * server serves allows them, as the main process's dev policy does.
+ */
+const devInlineStyles = {
+  name: 'teamdeck-dev-inline-styles',
+  apply: 'serve' as const,
+  transformIndexHtml: (html: string) => html.replace("style-src 'self';", "style-src 'self' 'unsafe-inline';"),
+};
+
 export default defineConfig({
   main: {
     build: {
@@ -17,7 +28,7 @@ export default defineConfig({
   },
   renderer: {
     root: resolve('src/renderer'),
-    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
-    plugins: [react(), tailwindcss()],
+    build: { minify: true, rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    plugins: [react(), tailwindcss(), devInlineStyles],
   },
 });
