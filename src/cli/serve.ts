@@ -63,7 +63,8 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
       stateDir,
       settings,
       teamsDirFlag: common.teamsDir,
-      createService: (o) => new TeamService(o),
+      // The window shows as soon as the teams are found; their histories are read right after.
+      createService: (o) => new TeamService({ ...o, openInBackground: true }),
       startDemo: () => startDemoTeam(),
       log: (message, error) => io.err(`teamdeck serve: ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
     });

@@ -14,6 +14,13 @@ export interface TeamServiceOptions {
   watch?: boolean;
   /** Undelivered messages allowed per target before a send is refused (default 64). */
   maxPendingPerTarget?: number;
+  /**
+   * start() returns once the teams are found, and their histories are read afterwards, the team
+   * listed first first; until a team is read it is listed from its config alone, and calls for it
+   * wait for it (default false: start() reads every team). For long-running hosts with a window
+   * to show early.
+   */
+  openInBackground?: boolean;
 }
 
 /** A send the engine refused: nothing was written anywhere. */

@@ -151,3 +151,40 @@ describe('TeamService', () => {
     expect(refused).toBe(7);
   });
 });
+
+describe('TeamService with openInBackground', () => {
+  it('lists every team at once from its config, reads them after start, and answers calls for a team once it is read', async () => {
+    for (const name of ['alpha', 'beta', 'gamma']) {
+      await writeTeam(t.root, name, ['researcher'], {
+        inboxes: { user: Array.from({ length: 300 }, (_, i) => ({ from: 'researcher', text: `answer ${i}`, timestamp: new Date(1_767_000_000_000 + i * 1000).toISOString(), read: false })) },
+      });
+    }
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, openInBackground: true });
+    const events: AppEvent[] = [];
+    svc.onEvent((e) => events.push(e));
+    await svc.start();
+    const listed = await svc.listTeams();
+    expect(listed.map((s) => [s.id, s.name, s.memberCount])).toEqual([
+      ['alpha', 'alpha', 2],
+      ['beta', 'beta', 2],
+      ['gamma', 'gamma', 2],
+    ]);
+    // A call for a team waits until its history is read.
+    expect(await svc.thread('gamma', 'researcher')).toHaveLength(300);
+    const r = await svc.send({ team: 'beta', to: 'researcher', text: 'hello' });
+    expect(r.status).toBe('accepted');
+    await until(() => events.filter((e) => e.type === 'teams').length >= 3);
+    expect((await svc.listTeams()).map((s) => s.id)).toEqual(['alpha', 'beta', 'gamma']);
+  });
+
+  it('stops cleanly while teams are still being read', async () => {
+    for (const name of ['alpha', 'beta']) await writeTeam(t.root, name, ['researcher']);
+    const s = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, openInBackground: true });
+    await s.start();
+    await s.stop();
+    // The state dir is free again.
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    expect((await svc.listTeams()).map((x) => x.id)).toEqual(['alpha', 'beta']);
+  });
+});

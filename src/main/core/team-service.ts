@@ -99,6 +99,10 @@ export class TeamService implements TeamServiceApi {
   private readonly reads: Coalescer;
   /** Reads only the appended tail of a huge inbox that grew by appends. */
   private readonly inboxReader = new InboxReader();
+  private readonly openInBackground: boolean;
+  /** Teams found at start and not read yet (openInBackground), as their configs describe them. */
+  private unopened = new Map<string, TeamSummary>();
+  private background: Promise<void> | undefined;
 
   constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number }) {
     this.teamsRoot = opts.teamsRoot;
@@ -109,6 +113,7 @@ export class TeamService implements TeamServiceApi {
     this.watchEnabled = opts.watch ?? true;
     this.backoff = opts.backoff ?? DEFAULT_BACKOFF;
     this.rescanMs = opts.rescanMs ?? 2_000;
+    this.openInBackground = opts.openInBackground ?? false;
     this.reads = new Coalescer((key) => this.readKey(key));
   }
   private readonly rescanMs: number;
@@ -121,7 +126,13 @@ export class TeamService implements TeamServiceApi {
     this.started = true;
     await TeamService.tidyStateDir(this.stateDir);
     try {
-      await this.scanTeams();
+      if (this.openInBackground) {
+        await this.listUnopened();
+        // A team this pass fails to read is read again by the next rescan, or when it is asked for.
+        this.background = this.scanTeams().catch(() => {});
+      } else {
+        await this.scanTeams();
+      }
       if (this.watchEnabled) {
         this.startWatching();
         this.rescanTimer = setInterval(() => void this.rescan(), this.rescanMs);
@@ -138,6 +149,8 @@ export class TeamService implements TeamServiceApi {
     this.stopping = true;
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     await this.watcher?.close().catch(() => {});
+    // A team being read in the background finishes first: its journal is closed below.
+    await this.background;
     for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
     await this.reads.settled();
     for (const t of this.teams.values()) await t.journal.close().catch(() => {});
@@ -224,10 +237,24 @@ export class TeamService implements TeamServiceApi {
     }
   }
 
+  /** The teams under the root, listed from their configs before their histories are read. */
+  private async listUnopened(): Promise<void> {
+    for (const id of await listTeamIds(this.teamsRoot)) {
+      const r = await readTeamConfig(teamPaths(this.teamsRoot, id).config);
+      const config = r.kind === 'ok' ? r.config : undefined;
+      const s: TeamSummary = { id, name: config?.name ?? id, memberCount: config?.members.length ?? 0, problems: [] };
+      if (config?.description !== undefined) s.description = config.description;
+      if (config?.createdAt !== undefined) s.createdAt = config.createdAt;
+      this.unopened.set(id, s);
+    }
+  }
+
   private async scanTeams(): Promise<void> {
-    const ids = await listTeamIds(this.teamsRoot);
+    // In the order the window lists them, so the team it opens first is read first.
+    const ids = (await listTeamIds(this.teamsRoot)).sort((a, b) => a.localeCompare(b));
     let changed = false;
     for (const id of ids) {
+      if (this.stopping) return;
       if (!this.teams.has(id)) {
         const rt = await this.openTeam(id);
         if (rt) changed = true;
@@ -246,7 +273,15 @@ export class TeamService implements TeamServiceApi {
     if (existing) return Promise.resolve(existing);
     let p = this.opening.get(id);
     if (!p) {
-      p = this.doOpenTeam(id).finally(() => this.opening.delete(id));
+      p = this.doOpenTeam(id).finally(() => {
+        this.opening.delete(id);
+        // Listed from its config until now: the window gets the team as read.
+        if (this.unopened.delete(id)) {
+          this.emit({ type: 'teams', teams: this.summaries() });
+          const rt = this.teams.get(id);
+          if (rt) this.emit({ type: 'roster', team: id, roster: this.rosterOf(rt) });
+        }
+      });
       this.opening.set(id, p);
     }
     return p;
@@ -499,7 +534,8 @@ export class TeamService implements TeamServiceApi {
     const candidates = [team, teamDirName(team)];
     for (const c of candidates) {
       if (!isSafeSegment(c)) continue;
-      const rt = this.teams.get(c) ?? (await this.openTeam(c));
+      // A team still being read is waited for: its roster and history are not complete yet.
+      const rt = this.opening.has(c) ? await this.opening.get(c) : (this.teams.get(c) ?? (await this.openTeam(c)));
       if (rt) return rt;
     }
     for (const rt of this.teams.values()) if (rt.config?.name === team) return rt;
@@ -529,7 +565,7 @@ export class TeamService implements TeamServiceApi {
     // already open, so concurrent sends are journaled (and so delivered) in call order.
     let rt: TeamRuntime;
     try {
-      rt = this.teams.get(req.team) ?? (await this.resolveTeam(req.team));
+      rt = (!this.opening.has(req.team) && this.teams.get(req.team)) || (await this.resolveTeam(req.team));
     } catch (e) {
       if (e instanceof TeamNotFoundError) throw new SendRefusedError(e.message);
       throw e;
@@ -668,8 +704,8 @@ export class TeamService implements TeamServiceApi {
   }
 
   private summaries(): TeamSummary[] {
+    const unopened = [...this.unopened.values()].filter((s) => !this.teams.has(s.id));
     return [...this.teams.values()]
-      .sort((a, b) => a.id.localeCompare(b.id))
       .map((rt) => {
         const s: TeamSummary = {
           id: rt.id,
@@ -680,7 +716,9 @@ export class TeamService implements TeamServiceApi {
         if (rt.config?.description !== undefined) s.description = rt.config.description;
         if (rt.config?.createdAt !== undefined) s.createdAt = rt.config.createdAt;
         return s;
-      });
+      })
+      .concat(unopened)
+      .sort((a, b) => a.id.localeCompare(b.id));
   }
 
   async listTeams(): Promise<TeamSummary[]> {
