@@ -18,13 +18,13 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 const nameSchema = z
   .string()
   .min(1, 'must not be empty')
-  .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
+  .max(MAX_NAME_LENGTH, { error: `must be at most ${MAX_NAME_LENGTH} characters`, abort: true })
   .refine((s) => !CONTROL.test(s), 'must not contain control characters');
 
 const textSchema = z
   .string()
   // The character count bounds the work before the exact byte count is taken.
-  .max(MAX_TEXT_BYTES, `must be at most ${MAX_TEXT_BYTES} bytes`)
+  .max(MAX_TEXT_BYTES, { error: `must be at most ${MAX_TEXT_BYTES} bytes`, abort: true })
   .refine((s) => s.trim().length > 0, 'must not be empty')
   .refine((s) => utf8.encode(s).length <= MAX_TEXT_BYTES, `must be at most ${MAX_TEXT_BYTES} bytes of UTF-8`);
 
@@ -32,13 +32,13 @@ export const sendRequestSchema = z.strictObject({
   team: nameSchema,
   to: nameSchema,
   text: textSchema,
-  summary: z.string().max(MAX_SUMMARY_LENGTH).refine((s) => !s.includes('\u0000'), 'must not contain NUL').optional(),
+  summary: z.string().max(MAX_SUMMARY_LENGTH, { abort: true }).refine((s) => !s.includes('\u0000'), 'must not contain NUL').optional(),
 });
 
 export const settingsPatchSchema = z.strictObject({
   teamsDir: z
     .string()
-    .max(MAX_PATH_LENGTH)
+    .max(MAX_PATH_LENGTH, { abort: true })
     .refine((s) => !CONTROL.test(s), 'must not contain control characters')
     .optional(),
   idleMinutes: z.number().int().min(IDLE_MINUTES_RANGE.min).max(IDLE_MINUTES_RANGE.max).optional(),
@@ -47,7 +47,8 @@ export const settingsPatchSchema = z.strictObject({
 
 export const externalUrlSchema = z
   .string()
-  .max(MAX_URL_LENGTH)
+  // Stop at the length check: parsing a multi-megabyte URL would be wasted work.
+  .max(MAX_URL_LENGTH, { abort: true })
   .refine((s) => isHttpUrl(s), 'must be an http or https URL');
 
 /** True for an absolute http(s) URL without embedded credentials. */
