@@ -32,9 +32,11 @@ async function seed(n: number): Promise<void> {
 
 /** The tail reader must always agree with a full read of the same file. */
 async function agree(reader: InboxReader): Promise<void> {
-  const fast = await reader.read(inbox, 't', 'team-lead');
+  const { appended, ...fast } = { appended: undefined, ...(await reader.read(inbox, 't', 'team-lead')) };
   const full = await readInbox(inbox, 't', 'team-lead');
   expect(fast).toEqual(full);
+  // When only a tail was read, it says how many messages are new.
+  if (appended !== undefined && full.kind === 'ok') expect(appended).toBeLessThanOrEqual(full.messages.length);
 }
 
 describe('appendedEntries', () => {
@@ -91,8 +93,30 @@ describe('InboxReader', () => {
     const second = await reader.read(inbox, 't', 'team-lead');
     if (first.kind !== 'ok' || second.kind !== 'ok') throw new Error('not read');
     expect(second.messages).toHaveLength(2_001);
+    expect('appended' in second && second.appended).toBe(1);
     // The old messages are the very objects of the first read: nothing old was parsed again.
     expect(second.messages[0]).toBe(first.messages[0]);
     expect(second.messages[1_999]).toBe(first.messages[1_999]);
+  });
+});
+
+describe('appendManyToInbox after someone else appended', () => {
+  it('still finds an id among the appended entries, and still refuses a file that no longer parses', async () => {
+    await seed(50);
+    const first = userInboxEntry('id-a', 'first', new Date().toISOString());
+    expect((await appendManyToInbox(inbox, [first], { fsync: false }))[0]).toEqual({ duplicate: false, count: 51 });
+    // Another writer (a recovering copy of Teamdeck, say) appends an entry with an id, Claude-style.
+    await claudeAppend(inbox, { ...userInboxEntry('id-b', 'second', new Date().toISOString()) });
+    const again = await appendManyToInbox(inbox, [userInboxEntry('id-b', 'second', new Date().toISOString()), userInboxEntry('id-c', 'third', new Date().toISOString())], { fsync: false });
+    expect(again).toEqual([
+      { duplicate: true, count: 52 },
+      { duplicate: false, count: 53 },
+    ]);
+    const texts = (JSON.parse(await readFile(inbox, 'utf8')) as { text: string }[]).map((m) => m.text);
+    expect(texts.slice(-3)).toEqual(['first', 'second', 'third']);
+    // A torn append is not taken for an append: the whole file is checked, and refused.
+    const whole = await readFile(inbox, 'utf8');
+    await writeFile(inbox, `${whole.slice(0, -2)},\n  {"from": "tester", "te`);
+    await expect(appendManyToInbox(inbox, [userInboxEntry('id-d', 'fourth', new Date().toISOString())], { fsync: false })).rejects.toThrow(/unreadable/);
   });
 });

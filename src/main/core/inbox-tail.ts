@@ -6,9 +6,10 @@
 // to that bracket, only the tail is new: it is checked and parsed alone, and the old entries are
 // taken from that last read. Any other change (a prune, messages flagged read, a torn write) is
 // read in full, exactly as before.
-import { lstat, readFile } from 'node:fs/promises';
+import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TeamMessage } from '../../shared/types.js';
+import { readWhole } from './read-whole.js';
 import { isRawMessage, normalizeMessage, parseInboxBytes, readInbox, type InboxRead } from './inbox-read.js';
 
 /** Smaller inboxes are parsed in full in a few milliseconds: not worth keeping their bytes for. */
@@ -64,13 +65,16 @@ export function appendedEntries(head: Buffer, bytes: Buffer): unknown[] | undefi
   return Array.isArray(more) && more.length > 0 ? more : undefined;
 }
 
+/** A read; `appended` is set when only the last `appended` messages are new since the last read. */
+export type TailRead = InboxRead | (Extract<InboxRead, { kind: 'ok' }> & { appended: number });
+
 /** readInbox, reading only the appended tail of a huge inbox that grew by appends since its last read. */
 export class InboxReader {
   private last = new Map<string, LastRead>();
 
   constructor(private readonly minBytes = TAIL_READ_MIN_BYTES) {}
 
-  async read(path: string, team: string, owner: string): Promise<InboxRead> {
+  async read(path: string, team: string, owner: string): Promise<TailRead> {
     // Everything that is not a plain, huge, regular file takes the ordinary path (and its checks).
     const folder = await lstat(dirname(path)).catch(() => undefined);
     const st = await lstat(path).catch(() => undefined);
@@ -80,7 +84,7 @@ export class InboxReader {
     }
     let bytes: Buffer;
     try {
-      bytes = await readFile(path);
+      bytes = await readWhole(path);
     } catch {
       this.last.delete(path);
       return readInbox(path, team, owner);
@@ -116,7 +120,8 @@ export class InboxReader {
       this.last.set(path, { head: bytes.subarray(0, headLength), entries, messages, invalidEntries });
       if (this.last.size > MAX_KEPT) this.last.delete(this.last.keys().next().value!);
     }
-    return { kind: 'ok', messages, entries, invalidEntries, size: bytes.length, mtimeMs: st.mtimeMs };
+    const read = { kind: 'ok' as const, messages, entries, invalidEntries, size: bytes.length, mtimeMs: st.mtimeMs };
+    return prev && added ? { ...read, appended: messages.length - prev.messages.length } : read;
   }
 
   forget(path: string): void {

@@ -1,9 +1,11 @@
-import { mkdir, writeFile, lstat, readFile } from 'node:fs/promises';
+import { mkdir, writeFile, lstat } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
 import { dirname, basename } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from './atomic-write.js';
 import { parseInboxBytes } from './inbox-read.js';
+import { appendedEntries, arrayHeadLength } from './inbox-tail.js';
+import { readWhole } from './read-whole.js';
 import { preserveBytes } from './preserve.js';
 
 /** proper-lockfile settings exactly as Claude Code uses them on inbox files. */
@@ -139,7 +141,7 @@ async function underInboxLock<T>(
   try {
     let bytes: Buffer;
     try {
-      bytes = await readFile(inboxPath);
+      bytes = await readWhole(inboxPath);
     } catch (e) {
       throw classify(e, 'cannot read inbox');
     }
@@ -151,7 +153,7 @@ async function underInboxLock<T>(
       }
       if (opts.verify ?? true) {
         // Under the lock nobody else may write, so the file must hold exactly our bytes.
-        const again = await readFile(inboxPath).catch(() => undefined);
+        const again = await readWhole(inboxPath).catch(() => undefined);
         if (!again || !again.equals(out)) {
           throw new AdmissionError(`inbox ${basename(inboxPath)} did not hold what was written; will retry`, true, 'EVERIFY');
         }
@@ -262,6 +264,22 @@ export async function appendManyToInbox(inboxPath: string, batch: InboxEntry[], 
     const known = validated.get(inboxPath)?.find((v) => v.bytes.equals(bytes));
     let present = known?.ids;
     let count = known?.count ?? 0;
+    if (!present) {
+      // A teammate appended since (Claude keeps the old bytes and adds before the closing
+      // bracket): only the new entries need checking. Matters for huge inboxes.
+      for (const v of validated.get(inboxPath) ?? []) {
+        const added = appendedEntries(v.bytes.subarray(0, Math.max(0, arrayHeadLength(v.bytes))), bytes);
+        if (!added) continue;
+        present = new Set(v.ids);
+        for (const e of added) {
+          const id = explicitId(e);
+          if (id) present.add(id);
+        }
+        count = v.count + added.length;
+        remember(inboxPath, bytes, present, count);
+        break;
+      }
+    }
     if (!present) {
       const parsed = parseInboxBytes(bytes);
       if (parsed.kind === 'corrupt') throw await unreadable(inboxPath, parsed.reason, bytes, opts);

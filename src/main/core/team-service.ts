@@ -393,11 +393,13 @@ export class TeamService implements TeamServiceApi {
 
     const records: JournalRecord[] = [];
     const fresh: ObservedState[] = [];
-    const present = new Set<string>();
     const at = this.now();
     const ownerStem = inboxFileStem(owner);
-    for (const m of r.messages) {
-      present.add(m.id);
+    // When the file only grew by appends since the last read, the messages before are the same
+    // bytes as then, already folded in: only the new ones are looked at.
+    const from = 'appended' in r ? r.messages.length - r.appended : 0;
+    for (let i = from; i < r.messages.length; i++) {
+      const m = r.messages[i]!;
       const sent = rt.state.sent.get(m.id);
       if (sent) {
         if (m.read && sent.deliveredAt !== undefined && sent.consumedAt === undefined) {
@@ -416,10 +418,13 @@ export class TeamService implements TeamServiceApi {
     }
     // A delivered message that is no longer in its inbox was consumed (pruned) by its owner.
     // Only a read that began after the write can tell: an earlier one may predate it.
+    let present: Set<string> | undefined;
     for (const s of rt.state.sent.values()) {
       if (s.deliveredAt === undefined || s.consumedAt !== undefined || inboxFileStem(s.to) !== ownerStem) continue;
       const seq = rt.writtenSeq.get(s.id) ?? 0;
-      if (seq > seqAtStart || present.has(s.id)) continue;
+      if (seq > seqAtStart) continue;
+      present ??= new Set(r.messages.map((m) => m.id));
+      if (present.has(s.id)) continue;
       s.consumedAt = at;
       records.push({ t: 'consumed', id: s.id, to: s.to, at, how: 'pruned' });
     }
