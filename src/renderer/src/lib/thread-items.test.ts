@@ -30,6 +30,12 @@ describe('threadItems', () => {
     expect(ends).toEqual([false, true, true, true, true]);
   });
 
+  it('keeps separators right across an unknown time and a day boundary, as a per-message day key would', () => {
+    const msgs = [m('r', at(9, 10)), m('r', 0), m('r', at(9, 11)), m('user', at(9, 23, 59)), m('r', at(10, 0, 0)), m('r', at(12, 8))];
+    const days = threadItems(msgs).flatMap((i) => (i.kind === 'day' ? [i.key] : []));
+    expect(days).toEqual(['day:2026-02-09', 'day:unknown', 'day:2026-02-09', 'day:2026-02-10', 'day:2026-02-12']);
+  });
+
   it('uses message ids as stable keys', () => {
     const msgs = [m('r', at(9, 10))];
     expect(threadItems(msgs).at(-1)!.key).toBe(msgs[0]!.id);

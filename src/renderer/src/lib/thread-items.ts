@@ -21,8 +21,22 @@ export function threadItems(messages: readonly ThreadMessage[]): ThreadItem[] {
   const out: ThreadItem[] = [];
   let day = '';
   let prev: ThreadMessage | undefined;
+  // Recomputed on every new message of a long thread: the day's key is worked out (with a Date)
+  // only when a message falls outside the local day of the one before.
+  let dayFrom = 0;
+  let dayTo = 0;
+  let rangeKey = '';
   for (const m of messages) {
-    const d = m.time ? dayKey(m.time) : 'unknown';
+    let d = rangeKey;
+    if (!m.time) d = 'unknown';
+    else if (!(m.time >= dayFrom && m.time < dayTo)) {
+      d = rangeKey = dayKey(m.time);
+      const start = new Date(m.time);
+      start.setHours(0, 0, 0, 0);
+      dayFrom = start.getTime();
+      start.setDate(start.getDate() + 1);
+      dayTo = start.getTime();
+    }
     if (d !== day) {
       out.push({ kind: 'day', key: `day:${d}`, time: m.time });
       day = d;
