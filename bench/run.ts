@@ -10,6 +10,10 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   send: () => benchSend(),
   burst: () => benchBurst(),
   journal: () => benchJournal(),
+  // The browser scenarios load Playwright and the host only when they run.
+  'reply-visible': async () => (await import('./reply.js')).benchReplyVisible(),
+  'big-inbox': async () => (await import('./big-inbox.js')).benchBigInbox(),
+  scale: async () => (await import('./scale.js')).benchScale(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
