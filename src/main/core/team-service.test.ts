@@ -188,3 +188,25 @@ describe('TeamService with openInBackground', () => {
     expect((await svc.listTeams()).map((x) => x.id)).toEqual(['alpha', 'beta']);
   });
 });
+
+describe('TeamService presence from history', () => {
+  it('sees a shutdown approval however its frame text is written, and only an approval', async () => {
+    const at = new Date(1_767_000_000_000).toISOString();
+    const approval = (from: string) => JSON.stringify({ type: 'shutdown_approved', requestId: `shutdown-1@${from}`, from, timestamp: at });
+    await writeTeam(t.root, 'alpha', ['plain', 'escaped', 'idle'], {
+      inboxes: {
+        'team-lead': [
+          { from: 'plain', text: approval('plain'), timestamp: at, read: true },
+          // The same frame with its type written with a JSON escape: still an approval.
+          { from: 'escaped', text: approval('escaped').replace('shutdown_approved', '\\u0073hutdown_approved'), timestamp: at, read: true },
+          { from: 'idle', text: JSON.stringify({ type: 'idle_notification', from: 'idle', timestamp: at }), timestamp: at, read: true },
+        ],
+      },
+    });
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    const states = Object.fromEntries((await svc.roster('alpha')).map((r) => [r.name, r.state]));
+    expect(states).toMatchObject({ plain: 'terminated', escaped: 'terminated' });
+    expect(states.idle).not.toBe('terminated');
+  });
+});

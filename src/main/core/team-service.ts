@@ -454,7 +454,9 @@ export class TeamService implements TeamServiceApi {
       const prev = rt.lastReply.get(o.from) ?? 0;
       if (time > prev) rt.lastReply.set(o.from, time);
     }
-    const frame = parseFrame(o.text);
+    // Only a shutdown approval matters here, and its text names it (unless escaped): the other
+    // frames (most of a team's traffic) need not be parsed again at every start.
+    const frame = o.text.includes('shutdown_') || o.text.includes('\\u') ? parseFrame(o.text) : undefined;
     if (isShutdownApproval(frame) && !rt.terminated.has(o.from)) {
       rt.terminated.add(o.from);
       changed = true;
