@@ -136,7 +136,7 @@ export async function benchBigInbox(detections = 20, sends = 30): Promise<Row[]>
         note: `over the host's WebSocket, a teammate writing to the inbox before each send; ends at ${(finalBytes / 1e6).toFixed(1)} MB`,
       },
       { scenario: 'big-inbox', figure: 'floor latency, same 10 MB inbox', unit: 'ms', median: f.median, p99: f.p99, note: 'what any correct writer pays for one message: the whole file is read and written back' },
-      { scenario: 'big-inbox', figure: 'serve start to ready with the 10 MB inbox', unit: 'ms', median: startMs, note: 'fresh state dir: the whole inbox is read and journaled before the host listens' },
+      { scenario: 'big-inbox', figure: 'serve start to ready with the 10 MB inbox', unit: 'ms', median: startMs, note: 'fresh state dir; the host listens once the team is found and reads the 10 MB inbox right after' },
     ];
   } finally {
     client.close();
