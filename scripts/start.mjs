@@ -49,8 +49,12 @@ function electronBinary() {
     if (name && existsSync(join(dir, 'dist', name))) return join(dir, 'dist', name);
     // Not there yet: Electron's own installer fetches it on first use.
     process.stdout.write('Fetching the Electron binary (first start only)...\n');
-    const r = spawnSync(process.execPath, [join(dir, 'install.js')], { stdio: 'inherit' });
-    if (r.status !== 0) return undefined;
+    const r = spawnSync(process.execPath, [join(dir, 'install.js')], { encoding: 'utf8' });
+    if (r.status !== 0) {
+      const why = `${r.stderr ?? ''}${r.stdout ?? ''}`.split('\n').find((l) => l.trim()) ?? `exit ${r.status}`;
+      process.stdout.write(`Could not fetch the Electron binary (${why.trim()}).\n`);
+      return undefined;
+    }
     const again = readFileSync(join(dir, 'path.txt'), 'utf8').trim();
     return existsSync(join(dir, 'dist', again)) ? join(dir, 'dist', again) : undefined;
   } catch {
