@@ -33,7 +33,8 @@ import { createTeam } from '../src/sim/simulator.js';
 import { rng } from './helpers/engine-proc.js';
 import { tempTeams, type TempTeams } from './helpers/team-fixture.js';
 
-const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
+// A fixed default keeps CI reproducible; FUZZ_SEED explores others.
+const SEED = Number(process.env.FUZZ_SEED ?? 1);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 const WS_RUNS = Math.max(1, Math.round(RUNS / 10));
 const TEAM = 'Fuzz Team';
@@ -368,8 +369,13 @@ function forceHarmless(name: CallName, args: unknown): unknown {
   switch (name) {
     case 'send':
       return reachesMember(a) ? [{ ...(a[0] as object), text: chance(0.5) ? '   ' : '{"type":"shutdown_request"}' }] : a;
-    case 'setSettings':
-      return [pollutingObject(a[0] as Record<string, unknown>)];
+    case 'setSettings': {
+      // A host may drop `__proto__` keys before validating (the WebSocket's JSON parse does), and
+      // what is left can be a valid patch: add a field of the wrong type so it never is.
+      const o = pollutingObject(a[0] as Record<string, unknown>);
+      o.notifications = 'yes';
+      return [o];
+    }
     case 'startDemo':
       return [randomValue()];
     case 'openExternal':
@@ -555,10 +561,12 @@ describe(`IPC fuzz (seed ${SEED})`, () => {
     let id = 0;
     for (const name of CALL_NAMES) {
       for (let i = 0; i < WS_RUNS; i++) {
-        const payload = forceHarmless(name, randomArgs(name));
         let text: string;
         try {
-          text = JSON.stringify({ t: 'call', id: ++id, name, args: payload });
+          // What the server will see is the payload after a JSON round trip (undefined values
+          // and functions vanish), so that is what must be made harmless before it is sent.
+          const sent = (JSON.parse(JSON.stringify({ args: randomArgs(name) })) as { args?: unknown }).args;
+          text = JSON.stringify({ t: 'call', id: ++id, name, args: forceHarmless(name, sent) });
         } catch {
           continue; // cycles and BigInts cannot be sent as JSON
         }
@@ -567,7 +575,7 @@ describe(`IPC fuzz (seed ${SEED})`, () => {
         const answer = await callWs(ws, text, id);
         totals.ws++;
         if (envelopeOk) {
-          if ('closed' in answer) failures.push(`ws ${name} #${i} (seed ${SEED}) ${describePayload(payload)}: connection closed ${answer.closed}`);
+          if ('closed' in answer) failures.push(`ws ${name} #${i} (seed ${SEED}) ${describePayload(args)}: connection closed ${answer.closed}`);
           else judge('ws', name, i, args, answer.result);
         } else {
           // A bad envelope (not a list, more than 8 arguments, over the size limit) ends the connection.
