@@ -6,7 +6,7 @@ import type { ThreadMessage } from '../../../shared/types';
 import { threadItems, type ThreadItem } from '../lib/thread-items';
 import { useActions, useDeck } from '../state/context';
 import { EMPTY_MESSAGES, feedOf, orderedRoster, EMPTY_ROSTER } from '../state/selectors';
-import { DeliveryChip, RelTime, displayName, nameColor } from './bits';
+import { DeliveryChip, RawToggle, RelTime, displayName, nameColor } from './bits';
 import { BackIcon, ChevronDownIcon } from './icons';
 import { Markdown } from './Markdown';
 import { DaySeparator, RowPlaceholder, SCROLL_SEEK } from './MessageRow';
@@ -36,14 +36,7 @@ const FeedRow = memo(function FeedRow({
         {m.frame && (
           <span className="flex min-w-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
             <span className="truncate italic">{describeFrame(m.frame)}</span>
-            <button
-              type="button"
-              aria-expanded={raw}
-              onClick={() => onToggleRaw(m.id)}
-              className="shrink-0 rounded px-1 text-[11px] text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
-            >
-              {raw ? 'hide raw' : 'show raw'}
-            </button>
+            <RawToggle raw={raw} onToggle={() => onToggleRaw(m.id)} className="shrink-0" />
           </span>
         )}
         <span className="ml-auto flex shrink-0 items-center gap-2 pl-3 text-[11px] text-zinc-400 dark:text-zinc-500">

@@ -4,7 +4,7 @@ import { describeFrame } from '../../../shared/frame-text';
 import type { ThreadMessage } from '../../../shared/types';
 import { dayLabel, exactTime } from '../lib/time';
 import { useDeck } from '../state/context';
-import { DeliveryChip, RelTime, displayName } from './bits';
+import { DeliveryChip, RawToggle, RelTime, displayName } from './bits';
 import { Markdown } from './Markdown';
 
 /**
@@ -69,14 +69,7 @@ export const FrameEvent = memo(function FrameEvent({ message, owner, lead, raw, 
           {who}
           {describeFrame(frame)} · <RelTime t={message.time} />
         </span>
-        <button
-          type="button"
-          aria-expanded={raw}
-          onClick={() => onToggleRaw(message.id)}
-          className="rounded px-1 text-[11px] text-zinc-400 outline-none hover:bg-zinc-100 hover:text-zinc-700 focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:hover:bg-zinc-800 dark:hover:text-zinc-200"
-        >
-          {raw ? 'hide raw' : 'show raw'}
-        </button>
+        <RawToggle raw={raw} onToggle={() => onToggleRaw(message.id)} />
         <div className="h-px flex-1 bg-zinc-200/80 dark:bg-zinc-800" />
       </div>
       {raw && (

@@ -112,3 +112,17 @@ export function nameColor(color: string | undefined): string {
 export function displayName(name: string): string {
   return name === 'user' ? 'you' : name;
 }
+
+/** The "show raw" / "hide raw" switch beside a protocol event, in threads and in the feed. */
+export function RawToggle({ raw, onToggle, className = '' }: { raw: boolean; onToggle: () => void; className?: string }) {
+  return (
+    <button
+      type="button"
+      aria-expanded={raw}
+      onClick={onToggle}
+      className={`rounded px-1 text-[11px] text-zinc-400 outline-none hover:bg-zinc-100 hover:text-zinc-700 focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:hover:bg-zinc-800 dark:hover:text-zinc-200 ${className}`}
+    >
+      {raw ? 'hide raw' : 'show raw'}
+    </button>
+  );
+}
