@@ -79,6 +79,17 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
     [markViewed],
   );
 
+  // Rows taller than the height guess (markdown, long text) are measured only after the list
+  // has opened at its end, which can leave the view a few rows short of the last message. Until
+  // the user first touches the list, every change in its height brings the end back into view.
+  const opening = useRef(true);
+  const onHeightChanged = useCallback(() => {
+    if (opening.current) virtuoso.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+  }, []);
+  const userTookOver = useCallback(() => {
+    opening.current = false;
+  }, []);
+
   const openLink = actions.openExternal;
   const renderItem = useCallback(
     (_: number, item: ThreadItem) => {
@@ -110,6 +121,10 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
       data-testid="thread"
       data-member={member}
       data-count={messages.length}
+      onWheel={userTookOver}
+      onPointerDown={userTookOver}
+      onTouchStart={userTookOver}
+      onKeyDown={userTookOver}
     >
       {items.length === 0 ? (
         <div className="flex h-full flex-col items-center justify-center gap-1 text-center text-zinc-500 dark:text-zinc-400">
@@ -127,6 +142,7 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
           alignToBottom
           followOutput={followOutput}
           atBottomStateChange={onAtBottom}
+          totalListHeightChanged={onHeightChanged}
           atBottomThreshold={60}
           increaseViewportBy={{ top: 400, bottom: 400 }}
           // A typical row's height: the list opens at its end in one pass, without first
