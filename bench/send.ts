@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import lockfile from 'proper-lockfile';
 import { TeamService } from '../src/main/core/team-service.js';
-import { claudeLockOptions } from '../src/main/core/inbox-writer.js';
+import { claudeLockOptions } from '../src/main/core/claude/inbox-writer.js';
 import { writeTeam } from '../test/helpers/team-fixture.js';
 import { summarize, type Row } from './stats.js';
 

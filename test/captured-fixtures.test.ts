@@ -7,7 +7,7 @@ import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberState } from '../src/shared/types.js';
 import { memberState, presenceFacts } from '../src/main/core/presence.js';
-import { listTeamIds, readTeam, type TeamSnapshot } from '../src/main/core/team-reader.js';
+import { listTeamIds, readTeam, type TeamSnapshot } from '../src/main/core/claude/team-reader.js';
 import { CAPTURED_DIR, copyFixture, makeTempDir } from './helpers/tmp.js';
 
 const MIN = 60_000;

@@ -13,7 +13,7 @@ import { readdir, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import lockfile from 'proper-lockfile';
-import { Journal, type FoldedState } from '../src/main/core/journal.js';
+import { Journal, type FoldedState } from '../src/main/core/delivery/journal.js';
 import { TeamService } from '../src/main/core/team-service.js';
 import { tempTeams, writeTeam, type TempTeams } from './helpers/team-fixture.js';
 import { has, rng, spawnHelper, until, type Proc } from './helpers/engine-proc.js';

@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { ApiHandlers } from '../main/core/api-handlers.js';
-import { resolveStateDir } from '../main/core/paths.js';
+import { resolveStateDir } from '../main/core/claude/paths.js';
 import { StateDirBusyError } from '../main/core/service-types.js';
 import { SettingsStore } from '../main/core/settings.js';
 import { TeamService } from '../main/core/team-service.js';

@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StateDirBusyError, type TeamServiceApi } from '../main/core/service-types.js';
-import { resolveStateDir, resolveTeamsRoot, teamDirName } from '../main/core/paths.js';
+import { resolveStateDir, resolveTeamsRoot, teamDirName } from '../main/core/claude/paths.js';
 import type { TeamSummary } from '../shared/types.js';
 import type { Common } from './args.js';
 import type { Io } from './io.js';

@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHANNELS } from '../shared/contract.js';
 import { ApiHandlers } from './core/api-handlers.js';
-import { resolveStateDir } from './core/paths.js';
+import { resolveStateDir } from './core/claude/paths.js';
 import { StateDirBusyError } from './core/service-types.js';
 import { SettingsStore } from './core/settings.js';
 import { TeamService } from './core/team-service.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDemoTeam } from './demo.js';
-import { readTeam } from '../main/core/team-reader.js';
+import { readTeam } from '../main/core/claude/team-reader.js';
 import { memberState, presenceFacts } from '../main/core/presence.js';
 
 let root: string;

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claudeAppend, claudeConsume, claudeLock, type ClaudeMessage, type ConsumeMode } from './claude-inbox.js';
 import { createRng, randomSeed, type Rng } from './prng.js';
-import { inboxFileStem, teamDirName } from '../main/core/paths.js';
+import { inboxFileStem, teamDirName } from '../main/core/claude/paths.js';
 
 export const LEAD_NAME = 'team-lead';
 export const USER_NAME = 'user';

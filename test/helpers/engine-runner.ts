@@ -18,7 +18,7 @@
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TeamService } from '../../src/main/core/team-service.js';
-import type { BackoffOptions } from '../../src/main/core/outbox.js';
+import type { BackoffOptions } from '../../src/main/core/delivery/outbox.js';
 
 interface RunnerOptions {
   teamsRoot: string;

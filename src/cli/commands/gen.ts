@@ -1,4 +1,4 @@
-import { resolveTeamsRoot } from '../../main/core/paths.js';
+import { resolveTeamsRoot } from '../../main/core/claude/paths.js';
 import { intOpt, noPositionals, stringOpt, UsageError, type Parsed } from '../args.js';
 import type { Command } from '../command.js';
 import { table } from '../format.js';

@@ -1,4 +1,4 @@
-import { resolveTeamsRoot } from '../../main/core/paths.js';
+import { resolveTeamsRoot } from '../../main/core/claude/paths.js';
 import type { MemberEvent } from '../../sim/simulator.js';
 import { startSimulation, type Simulation } from '../../sim/main.js';
 import { intOpt, listOpt, noPositionals, numberOpt, rangeOpt, requireOpt, stringOpt, UsageError, type Parsed } from '../args.js';

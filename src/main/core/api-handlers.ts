@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import type { ApiError, AppEvent, CallName, Result, Settings, Snapshot, TeamdeckCalls } from '../../shared/contract.js';
 import type { SendRequest } from '../../shared/types.js';
 import { validateCall } from '../../shared/contract-schema.js';
-import { resolveTeamsRoot } from './paths.js';
+import { resolveTeamsRoot } from './claude/paths.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
 import type { SettingsStore } from './settings.js';
 

@@ -5,9 +5,9 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { message, writeTeam } from '../../../test/helpers/teams.js';
 import { useTempDirs } from '../../../test/helpers/tmp.js';
-import { readInbox } from './inbox-read.js';
-import { AdmissionError, appendToInbox, userInboxEntry } from './inbox-writer.js';
-import { readTeam } from './team-reader.js';
+import { readInbox } from './claude/inbox-read.js';
+import { AdmissionError, appendToInbox, userInboxEntry } from './claude/inbox-writer.js';
+import { readTeam } from './claude/team-reader.js';
 
 const tempDir = useTempDirs();
 const TS = '2026-02-17T15:30:00.000Z';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TeamMessage } from '../../shared/types.js';
 import { SAMPLE_FRAMES } from '../../../test/helpers/frames.js';
-import { parseFrame } from './frames.js';
+import { parseFrame } from './claude/frames.js';
 import { DEFAULT_IDLE_THRESHOLD_MS, memberState, presenceFacts } from './presence.js';
 
 const MIN = 60_000;

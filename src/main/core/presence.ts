@@ -1,5 +1,5 @@
 import type { MemberState, TeamMessage } from '../../shared/types.js';
-import { isShutdownApproval } from './frames.js';
+import { isShutdownApproval } from './claude/frames.js';
 
 export const DEFAULT_IDLE_THRESHOLD_MS = 5 * 60_000;
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from './delivery/atomic-write.js';
 
 /**
  * Keeps a byte-for-byte copy of a file that does not parse, before anything (Claude's next

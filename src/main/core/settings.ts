@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { Settings } from '../../shared/contract.js';
 import { IDLE_MINUTES_RANGE, MAX_PATH_LENGTH } from '../../shared/contract-schema.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from './delivery/atomic-write.js';
 
 export const SETTINGS_FILE = 'settings.json';
 

@@ -15,19 +15,19 @@ import type {
   TeamSummary,
   ThreadMessage,
 } from '../../shared/types.js';
-import { readTeamConfig, type TeamConfig } from './config.js';
-import { looksLikeProtocolFrame, parseFrame, isShutdownApproval } from './frames.js';
-import { appendManyToInbox, userInboxEntry } from './inbox-writer.js';
-import { InboxReader } from './inbox-tail.js';
-import { Journal, type FoldedState, type JournalRecord, type SentState, type ObservedState } from './journal.js';
-import { newMessageId } from './message-id.js';
-import { TargetOutbox, DEFAULT_BACKOFF, type BackoffOptions, type Outcome } from './outbox.js';
-import { inboxFileStem, teamDirName, teamPaths, isSafeSegment } from './paths.js';
+import { readTeamConfig, type TeamConfig } from './claude/config.js';
+import { looksLikeProtocolFrame, parseFrame, isShutdownApproval } from './claude/frames.js';
+import { appendManyToInbox, userInboxEntry } from './claude/inbox-writer.js';
+import { InboxReader } from './claude/inbox-tail.js';
+import { Journal, type FoldedState, type JournalRecord, type SentState, type ObservedState } from './delivery/journal.js';
+import { newMessageId } from './claude/message-id.js';
+import { TargetOutbox, DEFAULT_BACKOFF, type BackoffOptions, type Outcome } from './delivery/outbox.js';
+import { inboxFileStem, teamDirName, teamPaths, isSafeSegment } from './claude/paths.js';
 import { DEFAULT_IDLE_THRESHOLD_MS, memberState } from './presence.js';
 import { preserveBytes } from './preserve.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
 import { acquireStateLock } from './state-lock.js';
-import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './team-reader.js';
+import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude/team-reader.js';
 import { Coalescer, watchTeamsRoot, type RootWatcher, type WatchTarget } from './watcher.js';
 
 export const MAX_TEXT_BYTES = 65_536;

@@ -1,6 +1,6 @@
 import { readdir, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MemberInfo, TeamMessage, TeamProblem, TeamSummary } from '../../shared/types.js';
+import type { MemberInfo, TeamMessage, TeamProblem, TeamSummary } from '../../../shared/types.js';
 import { readTeamConfig, type TeamConfig } from './config.js';
 import { readInbox, type ReadOptions } from './inbox-read.js';
 import { inboxFileStem, isSafeSegment, teamPaths } from './paths.js';

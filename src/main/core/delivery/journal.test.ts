@@ -3,7 +3,7 @@ import { appendFile, cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Journal, JournalError, applyRecord, emptyState, type FoldedState, type JournalRecord } from './journal.js';
-import { tempTeams, type TempTeams } from '../../../test/helpers/team-fixture.js';
+import { tempTeams, type TempTeams } from '../../../../test/helpers/team-fixture.js';
 
 let t: TempTeams;
 let dir: string;

@@ -1,9 +1,9 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FRAME_TYPES } from '../../shared/types.js';
-import { SAMPLE_FRAMES } from '../../../test/helpers/frames.js';
-import { useTempDirs } from '../../../test/helpers/tmp.js';
+import { FRAME_TYPES } from '../../../shared/types.js';
+import { SAMPLE_FRAMES } from '../../../../test/helpers/frames.js';
+import { useTempDirs } from '../../../../test/helpers/tmp.js';
 import { isRawMessage, normalizeMessage, parseInboxBytes, rawMessageId, readInbox, type RawMessage } from './inbox-read.js';
 import { deriveMessageId } from './message-id.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AdmissionError } from './inbox-writer.js';
+import { AdmissionError } from '../claude/inbox-writer.js';
 import { MAX_BATCH, TargetOutbox, type OutboxHooks } from './outbox.js';
 
 /**

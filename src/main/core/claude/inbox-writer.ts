@@ -2,11 +2,11 @@ import { mkdir, writeFile, lstat } from 'node:fs/promises';
 import { lstatSync } from 'node:fs';
 import { dirname, basename } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../delivery/atomic-write.js';
 import { parseInboxBytes } from './inbox-read.js';
 import { appendedEntries, arrayHeadLength } from './inbox-tail.js';
-import { readWhole } from './read-whole.js';
-import { preserveBytes } from './preserve.js';
+import { readWhole } from '../read-whole.js';
+import { preserveBytes } from '../preserve.js';
 
 /** proper-lockfile settings exactly as Claude Code uses them on inbox files. */
 export function claudeLockOptions(inboxPath: string): lockfile.LockOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FRAME_TYPES } from '../../shared/types.js';
-import { SAMPLE_FRAMES, T } from '../../../test/helpers/frames.js';
+import { FRAME_TYPES } from '../../../shared/types.js';
+import { SAMPLE_FRAMES, T } from '../../../../test/helpers/frames.js';
 import { describeFrame, isShutdownApproval, looksLikeProtocolFrame, parseFrame } from './frames.js';
 
 describe('FRAME_TYPES', () => {

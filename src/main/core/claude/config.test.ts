@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../../../test/helpers/tmp.js';
+import { useTempDirs } from '../../../../test/helpers/tmp.js';
 import { parseTeamConfig, readTeamConfig } from './config.js';
 
 // The example from the format document, plus fields no version has written yet.

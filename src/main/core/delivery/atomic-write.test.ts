@@ -2,7 +2,7 @@ import { watch } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../../../test/helpers/tmp.js';
+import { useTempDirs } from '../../../../test/helpers/tmp.js';
 import { fsyncDir, writeFileAtomic } from './atomic-write.js';
 
 const tempDir = useTempDirs();

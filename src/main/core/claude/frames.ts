@@ -1,4 +1,4 @@
-import { FRAME_TYPES, type Frame, type FrameType } from '../../shared/types.js';
+import { FRAME_TYPES, type Frame, type FrameType } from '../../../shared/types.js';
 
 const KNOWN = new Set<string>(FRAME_TYPES);
 
@@ -33,4 +33,4 @@ export function looksLikeProtocolFrame(text: string): boolean {
 }
 
 // Pure display helpers live in shared so the renderer can use them too.
-export { describeFrame, isShutdownApproval } from '../../shared/frame-text.js';
+export { describeFrame, isShutdownApproval } from '../../../shared/frame-text.js';

@@ -8,8 +8,8 @@
 // read in full, exactly as before.
 import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { TeamMessage } from '../../shared/types.js';
-import { readWhole } from './read-whole.js';
+import type { TeamMessage } from '../../../shared/types.js';
+import { readWhole } from '../read-whole.js';
 import { isRawMessage, normalizeMessage, parseInboxBytes, readInbox, type InboxRead } from './inbox-read.js';
 
 /** Smaller inboxes are parsed in full in a few milliseconds: not worth keeping their bytes for. */

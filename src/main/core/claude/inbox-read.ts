@@ -1,7 +1,7 @@
 import { readFile, lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { TeamMessage } from '../../shared/types.js';
+import type { TeamMessage } from '../../../shared/types.js';
 import { parseFrame } from './frames.js';
 import { deriveMessageId } from './message-id.js';
 

@@ -2,9 +2,9 @@ import { existsSync, statSync, watch } from 'node:fs';
 import { copyFile, lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { spawnTs, type TsChild } from '../../../test/helpers/child.js';
-import { CAPTURED_DIR, REPO_ROOT, useTempDirs } from '../../../test/helpers/tmp.js';
-import { claudeConsume } from '../../sim/claude-inbox.js';
+import { spawnTs, type TsChild } from '../../../../test/helpers/child.js';
+import { CAPTURED_DIR, REPO_ROOT, useTempDirs } from '../../../../test/helpers/tmp.js';
+import { claudeConsume } from '../../../sim/claude-inbox.js';
 import { AdmissionError, appendToArrayText, appendToInbox, claudeLockOptions, ensureInbox, modifyInbox, userInboxEntry, type InboxEntry } from './inbox-writer.js';
 
 const tempDir = useTempDirs();

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { claudeAppend, claudeConsume, type ClaudeMessage } from '../../sim/claude-inbox.js';
+import { claudeAppend, claudeConsume, type ClaudeMessage } from '../../../sim/claude-inbox.js';
 import { readInbox } from './inbox-read.js';
 import { appendManyToInbox, userInboxEntry } from './inbox-writer.js';
 import { appendedEntries, arrayHeadLength, InboxReader } from './inbox-tail.js';

@@ -1,7 +1,7 @@
 // Per-target delivery: one queue per inbox, drained strictly in journal order, one admission
 // at a time. A temporary failure stops the queue (nothing behind the failed message may
 // overtake it) and schedules a retry with capped exponential backoff.
-import { AdmissionError } from './inbox-writer.js';
+import { AdmissionError } from '../claude/inbox-writer.js';
 
 export interface OutboxHooks {
   /**

@@ -1,9 +1,9 @@
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_FRAMES } from '../../../test/helpers/frames.js';
-import { message, writeTeam } from '../../../test/helpers/teams.js';
-import { useTempDirs } from '../../../test/helpers/tmp.js';
+import { SAMPLE_FRAMES } from '../../../../test/helpers/frames.js';
+import { message, writeTeam } from '../../../../test/helpers/teams.js';
+import { useTempDirs } from '../../../../test/helpers/tmp.js';
 import { buildMembers, isLeadMember, listInboxOwners, listTeamIds, readTeam } from './team-reader.js';
 
 const tempDir = useTempDirs();
