@@ -25,6 +25,11 @@ export interface Settings {
   /** Minutes without events before a member shows IDLE. */
   idleMinutes: number;
   notifications: boolean;
+  /**
+   * The sender name Teamdeck writes on current-era teams (default `teamdeck`). Reserved names
+   * (`user`, `team-lead`, `system`, any case) are refused: Claude rates them forged.
+   */
+  senderName: string;
 }
 
 export interface Snapshot {

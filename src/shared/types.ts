@@ -2,8 +2,37 @@
 
 export type MemberState = 'active' | 'idle' | 'terminated';
 
-/** Delivery state of a message the user sent, in the order it can advance. */
-export type DeliveryStatus = 'queued' | 'accepted' | 'read' | 'replied';
+/**
+ * Delivery state of a message the user sent, in the order it can advance:
+ * - `queued`: journaled, not in the target's inbox yet (a temporary failure, or waiting its turn);
+ * - `accepted`: written into the target's inbox;
+ * - `taken`: the member's process removed or flagged the entry (not proof its model saw it);
+ * - `seen`: the message is in the member's transcript, so its model has it;
+ * - `replied`: the member answered after that;
+ * - `undeliverable`: no one can ever read it (the team ended, the member shut down); see `reason`.
+ */
+export type DeliveryStatus = 'queued' | 'accepted' | 'taken' | 'seen' | 'replied' | 'undeliverable';
+
+export const DELIVERY_STATUSES = ['queued', 'accepted', 'taken', 'seen', 'replied', 'undeliverable'] as const satisfies readonly DeliveryStatus[];
+
+/**
+ * Which contract of Claude Code a team follows. `legacy`: named teams that outlive the lead,
+ * `from:"user"` accepted, answers in `inboxes/user.json`. `current` (2.1.2xx to 2.1.332): one
+ * `session-<8>` team per interactive lead, deleted at its exit, sender provenance, no user mailbox.
+ */
+export type TeamEra = 'legacy' | 'current';
+
+/** `running` while the team's folder and lead are there; `ended` once Claude removed it or its lead died. */
+export type TeamState = 'running' | 'ended';
+
+/** Where a member's answer was found. */
+export type AnswerSource =
+  /** legacy: the member's SendMessage(to:"user") landed in inboxes/user.json */
+  | 'user-inbox'
+  /** current: the `result` of its idle notification to the lead */
+  | 'idle-notification'
+  /** current: a SendMessage to Teamdeck's name or to "user" read from its transcript */
+  | 'transcript';
 
 export const FRAME_TYPES = [
   'idle_notification',
@@ -90,6 +119,22 @@ export interface TeamSummary {
   createdAt?: number;
   memberCount: number;
   problems: TeamProblem[];
+  era: TeamEra;
+  state: TeamState;
+  /** When the team was seen to end (ms since the epoch); only when `state` is `ended`. */
+  endedAt?: number;
+  /** Why the team counts as ended, in words ("the lead exited and Claude removed the team folder"). */
+  endedReason?: string;
+  /**
+   * The sender name Teamdeck writes into this team's inboxes: `user` on legacy teams, its own
+   * name (default `teamdeck`) on current ones, where reserved names are rated forged.
+   */
+  sendAs: string;
+  /**
+   * Current era: the lead reads its inbox only while it has teammates it spawned itself. False
+   * when it has none, so a message to the lead waits until it spawns one.
+   */
+  leadReadsInbox: boolean;
 }
 
 export interface SendRequest {
@@ -105,6 +150,10 @@ export type SendResult = { id: string; status: 'accepted' | 'queued'; reason?: s
 export interface ThreadMessage extends TeamMessage {
   /** Present on messages the user sent through Teamdeck. */
   status?: DeliveryStatus;
-  /** Why a queued message is still waiting. */
-  queuedReason?: string;
+  /** Why a queued message is still waiting, or why an undeliverable one can never arrive. */
+  reason?: string;
+  /** Sent messages: the sender name written into the inbox (`user` legacy, `teamdeck` current). */
+  sentAs?: string;
+  /** A member's answer: where it was found. */
+  source?: AnswerSource;
 }
