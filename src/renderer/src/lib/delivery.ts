@@ -1,31 +1,72 @@
-import type { DeliveryStatus } from '../../../shared/types';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/types';
 
-const RANK: Record<DeliveryStatus, number> = { queued: 0, accepted: 1, read: 2, replied: 3 };
+/**
+ * The order a message moves through. `undeliverable` ranks above everything: once the host has
+ * said no one can ever read a message, no late or repeated event brings it back.
+ */
+const RANK: Record<DeliveryStatus, number> = { queued: 0, accepted: 1, taken: 2, seen: 3, replied: 4, undeliverable: 5 };
 
-/** Delivery only moves forward: a late or repeated event never takes a message back. */
+export function isDeliveryStatus(v: unknown): v is DeliveryStatus {
+  return typeof v === 'string' && (DELIVERY_STATUSES as readonly string[]).includes(v);
+}
+
+/**
+ * Delivery only moves forward: a late or repeated event never takes a message back, and
+ * `undeliverable` is final. A value this build does not know (an older or newer host) is
+ * ignored rather than allowed to replace a known state.
+ */
 export function laterStatus(a: DeliveryStatus | undefined, b: DeliveryStatus | undefined): DeliveryStatus | undefined {
-  if (!a) return b;
-  if (!b) return a;
-  return RANK[b] > RANK[a] ? b : a;
+  const ka = isDeliveryStatus(a) ? a : undefined;
+  const kb = isDeliveryStatus(b) ? b : undefined;
+  if (!ka) return kb;
+  if (!kb) return ka;
+  return RANK[kb] > RANK[ka] ? kb : ka;
+}
+
+/** States that carry a `reason`: why it still waits, or why it never will arrive. */
+export function hasReason(status: DeliveryStatus | undefined): boolean {
+  return status === 'queued' || status === 'undeliverable';
 }
 
 export const DELIVERY_WORD: Record<DeliveryStatus, string> = {
   queued: 'queued',
   accepted: 'accepted',
-  read: 'read',
+  taken: 'taken',
+  seen: 'seen',
   replied: 'replied',
+  undeliverable: 'undeliverable',
 };
 
-/** Tooltip text that says what each state guarantees. */
-export function deliveryHint(status: DeliveryStatus, reason?: string): string {
+function possessive(name: string): string {
+  return `${name}’s`;
+}
+
+/** Why an undeliverable message never arrived, as the end of a sentence. */
+export function undeliverableReason(member: string, reason?: string): string {
+  const r = reason?.trim().replace(/[.\s]+$/, '');
+  return r || `nothing can ever deliver it to ${member}`;
+}
+
+/**
+ * Tooltip text that says what each state guarantees, and what it does not: `taken` is the
+ * member's process, not its model; only `seen` means the model has it.
+ */
+export function deliveryHint(status: DeliveryStatus, member: string, reason?: string): string {
+  const why = reason?.trim().replace(/[.\s]+$/, '');
   switch (status) {
     case 'queued':
-      return `Queued: Teamdeck holds this message durably and will retry${reason ? ` (${reason})` : ''}.`;
+      return `Queued: Teamdeck holds this message durably and will retry${why ? ` (${why})` : ''}.`;
     case 'accepted':
-      return 'Accepted: the inbox holds the message; it is picked up at the next poll.';
-    case 'read':
-      return 'Read: the member has taken the message from its inbox.';
+      return `Accepted: written to ${possessive(member)} inbox; its process has not taken it yet.`;
+    case 'taken':
+      return `Taken by ${possessive(member)} process; not yet in its context.`;
+    case 'seen':
+      return `Seen: in ${possessive(member)} context.`;
     case 'replied':
-      return 'Replied: the member answered after reading it.';
+      return `Replied: ${member} answered after it had the message.`;
+    case 'undeliverable':
+      return `Undeliverable: ${undeliverableReason(member, reason)}.`;
+    default:
+      return '';
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { calendarDaysBetween, dayKey, dayLabel, exactTime, lastSeen, relativeTime } from './time';
+import { calendarDaysBetween, dayKey, dayLabel, exactTime, lastSeen, pointInTime, relativeTime } from './time';
 
 const NOW = new Date(2026, 1, 17, 15, 0, 0).getTime(); // local time, so day maths do not depend on the zone
 const MIN = 60_000;
@@ -45,5 +45,14 @@ describe('tooltips', () => {
     expect(lastSeen(NOW - 3 * MIN, NOW)).toBe('last seen 3 min ago');
     expect(lastSeen(undefined, NOW)).toBe('no activity seen yet');
     expect(exactTime(new Date(2026, 1, 17, 14, 31, 7).getTime(), 'en-GB')).toContain('14:31:07');
+  });
+});
+
+describe('pointInTime', () => {
+  it('reads like a clock: the time today, yesterday with the time, else the date', () => {
+    expect(pointInTime(new Date(2026, 1, 17, 14, 31).getTime(), NOW, 'en-GB')).toBe('14:31');
+    expect(pointInTime(new Date(2026, 1, 16, 18, 20).getTime(), NOW, 'en-GB')).toBe('yesterday 18:20');
+    expect(pointInTime(new Date(2026, 1, 9, 8, 5).getTime(), NOW, 'en-GB')).toBe('9 Feb 8:05');
+    expect(pointInTime(0, NOW)).toBe('');
   });
 });

@@ -90,3 +90,17 @@ export function dayLabel(t: number, now: number, locale?: string): string {
     ...(sameYear ? {} : { year: 'numeric' }),
   });
 }
+
+/**
+ * A moment as a clock reads it, for "ended 14:31": the time alone today, "yesterday 18:20",
+ * else the date and time.
+ */
+export function pointInTime(t: number, now: number, locale?: string): string {
+  if (!t) return '';
+  const days = calendarDaysBetween(t, now);
+  if (days === 0) return clockTime(t, locale);
+  if (days === 1) return `yesterday ${clockTime(t, locale)}`;
+  const sameYear = new Date(t).getFullYear() === new Date(now).getFullYear();
+  const date = format(t, locale, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
+  return `${date} ${clockTime(t, locale)}`;
+}
