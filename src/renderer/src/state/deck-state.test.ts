@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/contract';
-import type { RosterEntry, ThreadMessage } from '../../../shared/types';
+import type { RosterEntry, TeamSummary, ThreadMessage } from '../../../shared/types';
 import * as D from './deck-state';
-import { threadOf } from './selectors';
+import { LEAD_WAITS_NOTE, composeArrival, composeBlock, composeNote, feedOf, memberState, teamGroups, threadOf } from './selectors';
 
 const T0 = Date.UTC(2026, 1, 17, 15, 0, 0);
+
+function team(id: string, over: Partial<TeamSummary> = {}): TeamSummary {
+  return { id, name: id, memberCount: 1, problems: [], era: 'legacy', state: 'running', sendAs: 'user', leadReadsInbox: true, ...over };
+}
 
 function snap(over: Partial<Snapshot> = {}): Snapshot {
   return {
@@ -12,12 +16,9 @@ function snap(over: Partial<Snapshot> = {}): Snapshot {
     rootSource: 'default',
     alsoLooked: [],
     watching: true,
-    teams: [
-      { id: 'a', name: 'a', memberCount: 2, problems: [] },
-      { id: 'b', name: 'b', memberCount: 1, problems: [] },
-    ],
+    teams: [team('a'), team('b')],
     problems: [],
-    settings: { teamsDir: '', idleMinutes: 5, notifications: true },
+    settings: { teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck' },
     queuedCount: 0,
     now: T0,
     canStartDemo: true,
@@ -157,15 +158,15 @@ describe('sending and delivery', () => {
     expect(s.drafts['a/researcher']).toBeUndefined();
     expect(s.sending['a/researcher']).toBeUndefined();
     let m = s.byTeam.a!.messages.find((x) => x.id === 'x1')!;
-    expect(m).toMatchObject({ from: 'user', to: 'researcher', status: 'queued', queuedReason: 'inbox locked' });
+    expect(m).toMatchObject({ from: 'user', to: 'researcher', status: 'queued', reason: 'inbox locked', sentAs: 'user' });
 
     s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'accepted' }, T0);
     m = s.byTeam.a!.messages.find((x) => x.id === 'x1')!;
     expect(m.status).toBe('accepted');
-    expect(m.queuedReason).toBeUndefined();
+    expect(m.reason).toBeUndefined();
 
     s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'replied' }, T0);
-    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'read' }, T0); // late, must not regress
+    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'seen' }, T0); // late, must not regress
     expect(s.byTeam.a!.messages.find((x) => x.id === 'x1')!.status).toBe('replied');
 
     // The host echoing the message afterwards neither duplicates it nor takes its status back.
@@ -178,9 +179,9 @@ describe('sending and delivery', () => {
 
   it('applies a delivery that arrived before its message', () => {
     let s = ready();
-    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x2', to: 'researcher', status: 'read' }, T0);
+    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x2', to: 'researcher', status: 'taken' }, T0);
     s = D.applySent(s, req, { id: 'x2', status: 'accepted' }, T0);
-    expect(s.byTeam.a!.messages.find((x) => x.id === 'x2')!.status).toBe('read');
+    expect(s.byTeam.a!.messages.find((x) => x.id === 'x2')!.status).toBe('taken');
   });
 
   it('keeps the text and shows the refusal when a send is refused', () => {
@@ -207,7 +208,7 @@ describe('sending and delivery', () => {
 describe('teams, problems and counts', () => {
   it('moves the selection when the selected team disappears', () => {
     let s = D.selectTeam(ready(), 'b');
-    s = D.applyEvent(s, { type: 'teams', teams: [{ id: 'a', name: 'a', memberCount: 1, problems: [] }] }, T0);
+    s = D.applyEvent(s, { type: 'teams', teams: [team('a')] }, T0);
     expect(s.selectedTeam).toBe('a');
   });
 
@@ -221,5 +222,170 @@ describe('teams, problems and counts', () => {
 
   it('tracks the queued count', () => {
     expect(D.applyEvent(ready(), { type: 'queued-count', count: 3 }, T0).queuedCount).toBe(3);
+  });
+});
+
+describe('delivery states', () => {
+  const req = { team: 'a', to: 'researcher', text: 'hello' };
+  const deliver = (s: D.DeckState, id: string, status: ThreadMessage['status'] & string, reason?: string) =>
+    D.applyEvent(s, { type: 'delivery', team: 'a', id, to: 'researcher', status, ...(reason ? { reason } : {}) }, T0);
+  const statusOf = (s: D.DeckState, id: string) => s.byTeam.a!.messages.find((x) => x.id === id);
+
+  it('moves queued → accepted → taken → seen → replied, and never back, in whatever order events come', () => {
+    let s = D.applySent(ready(), req, { id: 'd1', status: 'queued', reason: 'inbox locked' }, T0);
+    const seen: string[] = [];
+    for (const st of ['accepted', 'taken', 'seen', 'replied'] as const) {
+      s = deliver(s, 'd1', st);
+      seen.push(statusOf(s, 'd1')!.status!);
+    }
+    expect(seen).toEqual(['accepted', 'taken', 'seen', 'replied']);
+
+    let r = D.applySent(ready(), req, { id: 'd2', status: 'accepted' }, T0);
+    for (const st of ['seen', 'taken', 'accepted', 'queued'] as const) r = deliver(r, 'd2', st);
+    expect(statusOf(r, 'd2')!.status).toBe('seen');
+  });
+
+  it('keeps undeliverable final, with its own reason, whatever comes after', () => {
+    let s = D.applySent(ready(), req, { id: 'u1', status: 'queued', reason: 'inbox locked' }, T0);
+    s = deliver(s, 'u1', 'undeliverable', 'the team ended before it could be delivered');
+    for (const st of ['accepted', 'taken', 'seen', 'replied', 'queued'] as const) s = deliver(s, 'u1', st, 'later');
+    // The host echoing the message with an older state changes nothing either.
+    s = D.applyEvent(s, { type: 'message', team: 'a', message: msg('user', 'researcher', T0, { id: 'u1', status: 'accepted' }) }, T0);
+    expect(statusOf(s, 'u1')).toMatchObject({ status: 'undeliverable', reason: 'the team ended before it could be delivered' });
+    expect(s.byTeam.a!.deliveries.u1).toEqual({ status: 'undeliverable', reason: 'the team ended before it could be delivered' });
+  });
+
+  it('never lends a queued message’s reason to its undeliverable state', () => {
+    let s = D.applySent(ready(), req, { id: 'u2', status: 'queued', reason: 'inbox locked' }, T0);
+    s = deliver(s, 'u2', 'undeliverable');
+    expect(statusOf(s, 'u2')!.status).toBe('undeliverable');
+    expect(statusOf(s, 'u2')!.reason).toBeUndefined();
+  });
+
+  it('applies an undeliverable that arrived before the send answered', () => {
+    let s = deliver(ready(), 'u3', 'undeliverable', 'researcher shut down');
+    s = D.applySent(s, req, { id: 'u3', status: 'queued', reason: 'waiting its turn' }, T0);
+    expect(statusOf(s, 'u3')).toMatchObject({ status: 'undeliverable', reason: 'researcher shut down' });
+  });
+
+  it('ignores a state this build does not know rather than losing the one it has', () => {
+    let s = D.applySent(ready(), req, { id: 'k1', status: 'accepted' }, T0);
+    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'k1', to: 'researcher', status: 'read' as never }, T0);
+    expect(statusOf(s, 'k1')!.status).toBe('accepted');
+  });
+
+  it('marks a send with the team’s sender name until the host’s echo says for sure', () => {
+    let s = D.applySnapshot(ready(), snap({ teams: [team('a', { era: 'current', sendAs: 'teamdeck' })] }), T0);
+    s = D.applySent(s, req, { id: 's1', status: 'accepted' }, T0);
+    expect(statusOf(s, 's1')!.sentAs).toBe('teamdeck');
+    s = D.applyEvent(s, { type: 'message', team: 'a', message: msg('user', 'researcher', T0, { id: 's1', sentAs: 'deck-2', status: 'taken' }) }, T0);
+    expect(statusOf(s, 's1')).toMatchObject({ sentAs: 'deck-2', status: 'taken' });
+  });
+});
+
+describe('current-era messages', () => {
+  it('counts a message written as teamdeck as the user’s, in the thread, never unread nor a roster member', () => {
+    let s = D.applyRoster(ready(), 'a', roster());
+    const mine = msg('teamdeck', 'researcher', T0 + 10, { sentAs: 'teamdeck', status: 'accepted' });
+    s = D.applyEvent(s, { type: 'message', team: 'a', message: mine }, T0);
+    expect(threadOf(s.byTeam.a!.messages, 'researcher').map((m) => m.id)).toEqual([mine.id]);
+    expect(s.byTeam.a!.unread).toEqual({});
+    expect(s.byTeam.a!.roster!.map((r) => r.name)).not.toContain('teamdeck');
+    expect(feedOf(s.byTeam.a!.messages, 'user').map((m) => m.id)).toEqual([mine.id]);
+  });
+
+  it('puts an answer found in an idle notification or a transcript in the member’s thread, as unread', () => {
+    let s = ready();
+    const a1 = msg('researcher', 'team-lead', T0 + 1, { source: 'idle-notification' });
+    const a2 = msg('researcher', 'teamdeck', T0 + 2, { source: 'transcript' });
+    s = D.applyEvent(s, { type: 'message', team: 'a', message: a1 }, T0);
+    s = D.applyEvent(s, { type: 'message', team: 'a', message: a2 }, T0);
+    expect(threadOf(s.byTeam.a!.messages, 'researcher').map((m) => m.id)).toEqual([a1.id, a2.id]);
+    expect(s.byTeam.a!.unread).toEqual({ researcher: 2 });
+    expect(feedOf(s.byTeam.a!.messages, 'user')).toHaveLength(2);
+  });
+});
+
+describe('running and ended teams', () => {
+  const teams = [
+    team('old', { state: 'ended', endedAt: T0 - 3 * 86_400_000 }),
+    team('run-1'),
+    team('unknown-end', { state: 'ended' }),
+    team('new', { state: 'ended', endedAt: T0 - 60_000 }),
+    team('run-2', { era: 'current', sendAs: 'teamdeck' }),
+  ];
+
+  it('groups running teams in the host’s order, then ended ones newest first', () => {
+    const g = teamGroups(teams);
+    expect(g.running.map((t) => t.id)).toEqual(['run-1', 'run-2']);
+    expect(g.ended.map((t) => t.id)).toEqual(['new', 'old', 'unknown-end']);
+    expect(teamGroups(teams)).toBe(g); // memoized on the array
+  });
+
+  it('opens the first running team, else the newest ended one', () => {
+    expect(D.applySnapshot(ready(), snap({ teams, teamsRoot: '/other' }), T0).selectedTeam).toBe('run-1');
+    const allEnded = teams.filter((t) => t.state === 'ended');
+    expect(D.applySnapshot(ready(), snap({ teams: allEnded, teamsRoot: '/other' }), T0).selectedTeam).toBe('new');
+  });
+
+  it('keeps an open team open, browsable, when it ends', () => {
+    let s = D.selectMember(D.applyRoster(ready(), 'a', roster()), 'a', 'researcher');
+    s = D.applyEvent(s, { type: 'teams', teams: [team('a', { state: 'ended', endedAt: T0 }), team('b')] }, T0);
+    expect(s.selectedTeam).toBe('a');
+    expect(s.memberByTeam.a).toBe('researcher');
+    expect(memberState(s, 'a', s.byTeam.a!.roster![0])).toBe('terminated');
+    expect(memberState(s, 'b', s.byTeam.a!.roster![0])).toBe('active');
+  });
+});
+
+describe('compose, as a pure selector', () => {
+  const at = new Date(T0);
+  at.setHours(14, 31, 0, 0);
+  const endedAt = at.getTime();
+  const now = endedAt + 60 * 60_000;
+  const withTeams = (...ts: TeamSummary[]) => ({ ...D.applyRoster(D.applySnapshot(ready(), snap({ teams: ts }), T0), ts[0]!.id, roster()), now });
+  const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(endedAt);
+
+  it('says when and why an ended team takes nothing', () => {
+    const s = withTeams(team('a', { state: 'ended', endedAt, endedReason: 'the lead exited and Claude removed the team folder' }));
+    expect(composeBlock(s, 'a', 'researcher')).toEqual({
+      kind: 'ended',
+      text: `This team ended ${clock}: the lead exited and Claude removed the team folder. Its history stays here; nothing can be sent.`,
+    });
+    expect(composeBlock(withTeams(team('a', { state: 'ended' })), 'a', 'researcher')!.text).toBe('This team ended. Its history stays here; nothing can be sent.');
+    expect(composeBlock({ ...s, now: endedAt + 86_400_000 }, 'a', 'researcher')!.text).toContain(`ended yesterday ${clock}:`);
+  });
+
+  it('gives a shut-down member’s reason, and nothing for a member who can be reached', () => {
+    let s = withTeams(team('a'));
+    expect(composeBlock(s, 'a', 'researcher')).toBeUndefined();
+    const approval = { type: 'shutdown_approved' as const, fields: { type: 'shutdown_approved', requestId: 'x' } };
+    s = { ...D.applyEvent(s, { type: 'message', team: 'a', message: msg('researcher', 'team-lead', T0, { frame: approval }) }, T0), now };
+    expect(composeBlock(s, 'a', 'researcher')).toEqual({
+      kind: 'terminated',
+      text: 'researcher approved its shutdown, so nothing reads its inbox any more. The history stays here.',
+    });
+    // The team's end is the bigger fact: it wins over the member's.
+    const ended = { ...s, teams: [team('a', { state: 'ended' })] };
+    expect(composeBlock(ended, 'a', 'researcher')!.kind).toBe('ended');
+  });
+
+  it('warns that a current lead with no teammates of its own will not read the message yet', () => {
+    const waits = withTeams(team('a', { era: 'current', sendAs: 'teamdeck', leadReadsInbox: false }));
+    expect(composeNote(waits, 'a', 'team-lead')).toBe(LEAD_WAITS_NOTE);
+    expect(composeNote(waits, 'a', 'researcher')).toBeUndefined();
+    expect(composeNote(withTeams(team('a', { era: 'current', sendAs: 'teamdeck' })), 'a', 'team-lead')).toBeUndefined();
+    expect(composeNote(withTeams(team('a', { leadReadsInbox: false })), 'a', 'team-lead')).toBeUndefined();
+  });
+
+  it('says how the message will arrive, per era', () => {
+    const cur = withTeams(team('a', { era: 'current', sendAs: 'teamdeck' }));
+    expect(composeArrival(cur, 'a', 'researcher')).toEqual({
+      label: 'as teamdeck, a teammate message',
+      hint: 'Goes to researcher’s inbox as teamdeck: Claude shows it to the model as a teammate message.',
+    });
+    expect(composeArrival(cur, 'a', 'team-lead')!.hint).toMatch(/another Claude session/);
+    expect(composeArrival(withTeams(team('a')), 'a', 'researcher')!.label).toBe('as user');
+    expect(composeArrival(cur, 'nope', 'researcher')).toBeUndefined();
   });
 });

@@ -11,7 +11,8 @@ import type {
   TeamSummary,
   ThreadMessage,
 } from '../../../shared/types';
-import { laterStatus } from '../lib/delivery';
+import { hasReason, laterStatus } from '../lib/delivery';
+import { DEFAULT_SENDER_NAME } from '../lib/sender-name';
 
 export type View = 'thread' | 'feed';
 
@@ -84,7 +85,7 @@ export interface DeckState {
   viewedBaseline: number;
 }
 
-export const DEFAULT_SETTINGS: Settings = { teamsDir: '', idleMinutes: 5, notifications: true };
+export const DEFAULT_SETTINGS: Settings = { teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME };
 
 export const USER = 'user';
 
@@ -133,18 +134,33 @@ function withTeam(s: DeckState, team: string, next: TeamCache): DeckState {
 
 // ---------- messages ----------
 
+type Direction = Pick<ThreadMessage, 'from' | 'to' | 'frame' | 'sentAs' | 'source'>;
+
+/**
+ * Sent by the user through Teamdeck. On current teams the name written is Teamdeck's own
+ * (`sentAs`, e.g. `teamdeck`), so `from` alone does not say it.
+ */
+export function isFromUser(m: Pick<ThreadMessage, 'from' | 'sentAs'>): boolean {
+  return m.from === USER || (m.sentAs !== undefined && m.from === m.sentAs);
+}
+
+/** Addressed to the user: legacy replies to `user`, and current-era answers (which carry a `source`). */
+export function isToUser(m: Pick<ThreadMessage, 'to' | 'source'>): boolean {
+  return m.to === USER || m.source !== undefined;
+}
+
 /** Whether a message belongs in the user's thread with `member`. */
-export function inThread(m: Pick<ThreadMessage, 'from' | 'to' | 'frame'>, member: string): boolean {
-  if (m.from === USER) return m.to === member;
+export function inThread(m: Direction, member: string): boolean {
+  if (isFromUser(m)) return m.to === member;
   if (m.from !== member) return false;
   // The member's own protocol events (went idle, shutdown approved, plan requested) give the thread
   // its context even though Claude addresses them to the lead.
-  return m.to === USER || m.frame !== undefined;
+  return isToUser(m) || m.frame !== undefined;
 }
 
 /** A message that can make a member's unread badge grow: words to the user, not protocol events. */
-export function isUnreadCandidate(m: Pick<ThreadMessage, 'from' | 'to' | 'frame'>): boolean {
-  return m.from !== USER && m.to === USER && m.frame === undefined;
+export function isUnreadCandidate(m: Direction): boolean {
+  return !isFromUser(m) && isToUser(m) && m.frame === undefined;
 }
 
 function mergeMessage(old: ThreadMessage | undefined, inc: ThreadMessage, d: Delivery | undefined): ThreadMessage {
@@ -152,10 +168,20 @@ function mergeMessage(old: ThreadMessage | undefined, inc: ThreadMessage, d: Del
   const status = laterStatus(laterStatus(old?.status, inc.status), d?.status);
   if (status) merged.status = status;
   else delete merged.status;
-  const reason = status === 'queued' ? (d?.reason ?? inc.queuedReason ?? old?.queuedReason) : undefined;
-  if (reason) merged.queuedReason = reason;
-  else delete merged.queuedReason;
+  const reason = reasonFor(status, d, inc, old);
+  if (reason) merged.reason = reason;
+  else delete merged.reason;
   return merged;
+}
+
+/**
+ * The reason that goes with the state a message ended up in, from the first source that reported
+ * that same state: a queued message's "inbox locked" never explains why it became undeliverable.
+ */
+function reasonFor(status: DeliveryStatus | undefined, ...from: (Delivery | ThreadMessage | undefined)[]): string | undefined {
+  if (!hasReason(status)) return undefined;
+  for (const x of from) if (x && x.status === status && x.reason) return x.reason;
+  return undefined;
 }
 
 function upperBound(list: readonly ThreadMessage[], time: number): number {
@@ -235,7 +261,7 @@ export function recountUnread(
 
 /** Moves a member's last event forward (or marks it terminated) as its messages arrive, between roster events. */
 export function bumpPresence(roster: RosterEntry[] | undefined, m: ThreadMessage): RosterEntry[] | undefined {
-  if (!roster || m.from === USER) return roster;
+  if (!roster || isFromUser(m)) return roster;
   const terminated = isShutdownApproval(m.frame);
   const i = roster.findIndex((r) => r.name === m.from);
   if (i < 0) {
@@ -261,9 +287,16 @@ export function bumpPresence(roster: RosterEntry[] | undefined, m: ThreadMessage
 
 // ---------- snapshot and events ----------
 
+/** Keeps the selection while its team is listed (ended ones too); else the first running team, else the newest ended. */
 function pickTeam(teams: readonly TeamSummary[], current: string | undefined): string | undefined {
   if (current && teams.some((t) => t.id === current)) return current;
-  return teams[0]?.id;
+  return (teams.find((t) => t.state !== 'ended') ?? endedNewestFirst(teams)[0])?.id;
+}
+
+/** Ended teams, the most recently ended first; those with no known end time last, in host order. */
+export function endedNewestFirst(teams: readonly TeamSummary[]): TeamSummary[] {
+  // Array.prototype.sort is stable: teams with equal (or no) end times keep the host's order.
+  return teams.filter((t) => t.state === 'ended').sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0));
 }
 
 export function applySnapshot(s: DeckState, snap: Snapshot, localNow: number): DeckState {
@@ -312,8 +345,10 @@ function applyIncomingMessage(s: DeckState, team: string, m: ThreadMessage): Dec
 function applyDelivery(s: DeckState, team: string, id: string, status: DeliveryStatus, reason?: string): DeckState {
   const cache = teamCache(s, team);
   const prev = cache.deliveries[id];
-  const next = laterStatus(prev?.status, status)!;
-  const delivery: Delivery = { status: next, ...(next === 'queued' && (reason ?? prev?.reason) ? { reason: reason ?? prev?.reason } : {}) };
+  const next = laterStatus(prev?.status, status);
+  if (!next) return s;
+  const why = reasonFor(next, { status, ...(reason ? { reason } : {}) }, prev);
+  const delivery: Delivery = { status: next, ...(why ? { reason: why } : {}) };
   const deliveries = { ...cache.deliveries, [id]: delivery };
   const i = lastIndexOfId(cache.messages, id);
   let messages = cache.messages;
@@ -403,6 +438,7 @@ export function applyFeedError(s: DeckState, team: string, message: string): Dec
 /** A send the host accepted or queued: the message shows at once with that status; the draft clears. */
 export function applySent(s: DeckState, req: SendRequest, result: SendResult, hostNow: number): DeckState {
   const key = memberKey(req.team, req.to);
+  const sentAs = s.teams.find((t) => t.id === req.team)?.sendAs;
   const msg: ThreadMessage = {
     id: result.id,
     team: req.team,
@@ -414,7 +450,10 @@ export function applySent(s: DeckState, req: SendRequest, result: SendResult, ho
     time: hostNow,
     read: false,
     status: result.status,
-    ...(result.reason ? { queuedReason: result.reason } : {}),
+    ...(result.reason ? { reason: result.reason } : {}),
+    // The host's echo of the message says for sure; until it comes, the team's sender name is
+    // the one the host writes.
+    ...(sentAs ? { sentAs } : {}),
   };
   const cache = teamCache(s, req.team);
   // If the host already pushed this message (or its delivery), keep the host's timestamp and the later status.

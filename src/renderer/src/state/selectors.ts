@@ -1,8 +1,10 @@
 // Derived data, memoized on the identity of the arrays they come from, so components can select
 // them directly and re-render only when their inputs really changed.
-import type { RosterEntry, TeamProblem, TeamSummary, ThreadMessage } from '../../../shared/types';
-import { rosterOrder } from '../lib/presence';
-import { type DeckState, type TeamCache, inThread, memberKey } from './deck-state';
+import type { MemberState, RosterEntry, TeamProblem, TeamSummary, ThreadMessage } from '../../../shared/types';
+import { displayState, rosterOrder } from '../lib/presence';
+import { arrivalHint, arrivalLabel } from '../lib/provenance';
+import { pointInTime } from '../lib/time';
+import { type DeckState, type TeamCache, USER, endedNewestFirst, inThread, isFromUser, isToUser, memberKey } from './deck-state';
 
 export const EMPTY_MESSAGES: readonly ThreadMessage[] = Object.freeze([]) as readonly ThreadMessage[];
 export const EMPTY_ROSTER: readonly RosterEntry[] = Object.freeze([]) as readonly RosterEntry[];
@@ -26,7 +28,8 @@ export function feedOf(messages: readonly ThreadMessage[], filter: string): read
   let perFilter = feedMemo.get(messages);
   if (!perFilter) feedMemo.set(messages, (perFilter = new Map()));
   let out = perFilter.get(filter);
-  if (!out) perFilter.set(filter, (out = messages.filter((m) => m.from === filter || m.to === filter)));
+  const match = filter === USER ? (m: ThreadMessage) => isFromUser(m) || isToUser(m) : (m: ThreadMessage) => m.from === filter || m.to === filter;
+  if (!out) perFilter.set(filter, (out = messages.filter(match)));
   return out;
 }
 
@@ -78,4 +81,104 @@ export function teamUnread(cache: TeamCache | undefined): number {
   let n = 0;
   for (const v of Object.values(cache.unread)) n += v;
   return n;
+}
+
+// ---------- running and ended teams ----------
+
+export interface TeamGroups {
+  /** In the host's order. */
+  running: TeamSummary[];
+  /** The most recently ended first. */
+  ended: TeamSummary[];
+}
+
+const groupsMemo = new WeakMap<readonly TeamSummary[], TeamGroups>();
+
+/** Teams for the switcher: running ones, then ended ones (which stay browsable) below them. */
+export function teamGroups(teams: readonly TeamSummary[]): TeamGroups {
+  let out = groupsMemo.get(teams);
+  if (!out) groupsMemo.set(teams, (out = { running: teams.filter((t) => t.state !== 'ended'), ended: endedNewestFirst(teams) }));
+  return out;
+}
+
+export function teamOf(s: Pick<DeckState, 'teams'>, team: string | undefined): TeamSummary | undefined {
+  return team === undefined ? undefined : s.teams.find((t) => t.id === team);
+}
+
+export function isTeamEnded(s: Pick<DeckState, 'teams'>, team: string | undefined): boolean {
+  return teamOf(s, team)?.state === 'ended';
+}
+
+/** "ended 14:31", "ended yesterday 18:20", or just "ended" when the host did not see when. */
+export function endedWhen(team: Pick<TeamSummary, 'endedAt'>, now: number): string {
+  const at = team.endedAt ? pointInTime(team.endedAt, now) : '';
+  return at ? `ended ${at}` : 'ended';
+}
+
+/**
+ * The state a member's dot shows. Once its team has ended nobody is left to read anything, so
+ * every member shows as gone, whatever its last event says.
+ */
+export function memberState(
+  s: Pick<DeckState, 'teams' | 'now' | 'settings'>,
+  team: string | undefined,
+  entry: Pick<RosterEntry, 'state' | 'lastEventAt'> | undefined,
+): MemberState {
+  if (isTeamEnded(s, team)) return 'terminated';
+  return entry ? displayState(entry, s.now, s.settings.idleMinutes) : 'idle';
+}
+
+// ---------- compose ----------
+
+export interface ComposeBlock {
+  /** `ended`: the whole team is gone; `terminated`: this member shut down. */
+  kind: 'ended' | 'terminated';
+  /** Why nothing can be sent, in a sentence or two. */
+  text: string;
+}
+
+type ComposeInputs = Pick<DeckState, 'teams' | 'byTeam' | 'now' | 'settings'>;
+
+function rosterEntry(s: ComposeInputs, team: string, member: string): RosterEntry | undefined {
+  return s.byTeam[team]?.roster?.find((r) => r.name === member);
+}
+
+/** Why the compose box to `member` is disabled, or undefined when a message can be sent. */
+export function composeBlock(s: ComposeInputs, team: string, member: string): ComposeBlock | undefined {
+  const t = teamOf(s, team);
+  if (t?.state === 'ended') {
+    const at = t.endedAt ? pointInTime(t.endedAt, s.now) : '';
+    const reason = t.endedReason?.trim().replace(/[.\s]+$/, '');
+    const head = `This team ended${at ? ` ${at}` : ''}${reason ? `: ${reason}` : ''}.`;
+    return { kind: 'ended', text: `${head} Its history stays here; nothing can be sent.` };
+  }
+  if (memberState(s, team, rosterEntry(s, team, member)) === 'terminated') {
+    return { kind: 'terminated', text: `${member} approved its shutdown, so nothing reads its inbox any more. The history stays here.` };
+  }
+  return undefined;
+}
+
+export const LEAD_WAITS_NOTE =
+  'The lead reads its inbox only while it has teammates of its own; this message will wait until it spawns one.';
+
+/** A caveat to show above a message that can be sent but will not be read soon. */
+export function composeNote(s: ComposeInputs, team: string, member: string): string | undefined {
+  const t = teamOf(s, team);
+  if (!t || t.state === 'ended' || t.era !== 'current' || t.leadReadsInbox) return undefined;
+  return rosterEntry(s, team, member)?.isLead ? LEAD_WAITS_NOTE : undefined;
+}
+
+export interface Arrival {
+  /** "as teamdeck, a teammate message" (current) or "as user" (legacy). */
+  label: string;
+  /** Which inbox, under which name, and how Claude shows it to the model. */
+  hint: string;
+}
+
+/** How a message typed to `member` now would arrive; undefined until the team is known. */
+export function composeArrival(s: ComposeInputs, team: string, member: string): Arrival | undefined {
+  const t = teamOf(s, team);
+  if (!t) return undefined;
+  const isLead = rosterEntry(s, team, member)?.isLead ?? false;
+  return { label: arrivalLabel(t.era, t.sendAs), hint: arrivalHint({ member, sentAs: t.sendAs, isLead, era: t.era }) };
 }
