@@ -11,14 +11,34 @@ import { TeamSwitcher } from './components/TeamSwitcher';
 import { ThreadView } from './components/ThreadView';
 import { modKey } from './lib/platform';
 import { useActions, useDeck, useDeckStore } from './state/context';
-import { EMPTY_ROSTER, currentMember, orderedRoster, teamUnread } from './state/selectors';
+import { EMPTY_ROSTER, currentMember, endedWhen, orderedRoster, teamOf, teamUnread } from './state/selectors';
+
+/** An ended team's line under the switcher: when, and why, in words. */
+function useEndedLine(): string | undefined {
+  return useDeck((s) => {
+    const t = teamOf(s, s.selectedTeam);
+    if (t?.state !== 'ended') return undefined;
+    const when = endedWhen(t, s.now);
+    const reason = t.endedReason?.trim().replace(/[.\s]+$/, '');
+    return `${when.charAt(0).toUpperCase()}${when.slice(1)}${reason ? `: ${reason}` : ''}.`;
+  });
+}
 
 function Sidebar() {
-  const description = useDeck((s) => s.teams.find((t) => t.id === s.selectedTeam)?.description);
+  const description = useDeck((s) => teamOf(s, s.selectedTeam)?.description);
+  const ended = useEndedLine();
   return (
     <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950/70">
       <div className="px-3 pt-3 pb-2">
         <TeamSwitcher />
+        {ended && (
+          <p data-testid="team-ended" className="mt-1.5 px-0.5 text-[11px] leading-snug text-zinc-600 dark:text-zinc-300">
+            <span className="mr-1 rounded bg-zinc-200/80 px-1 text-[10px] font-medium tracking-wide text-zinc-600 uppercase dark:bg-zinc-700/70 dark:text-zinc-300">
+              ended
+            </span>
+            {ended}
+          </p>
+        )}
         {description && <p className="mt-1.5 truncate px-0.5 text-[11px] text-zinc-500 dark:text-zinc-400" title={description}>{description}</p>}
       </div>
       <Roster />

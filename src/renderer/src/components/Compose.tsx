@@ -1,9 +1,9 @@
 import { useRef, type KeyboardEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { memberKey } from '../state/deck-state';
 import { useActions, useDeck } from '../state/context';
-import { currentEntry } from '../state/selectors';
-import { useMemberState } from './bits';
-import { SendIcon } from './icons';
+import { composeArrival, composeBlock, composeNote } from '../state/selectors';
+import { ClockIcon, SendIcon } from './icons';
 import { modKey } from '../lib/platform';
 
 export const COMPOSE_ID = 'compose-text';
@@ -23,12 +23,13 @@ export function Compose({ team, member }: { team: string; member: string }) {
   const draft = useDeck((s) => s.drafts[key]);
   const error = useDeck((s) => s.sendErrors[key]);
   const sending = useDeck((s) => !!s.sending[key]);
-  const entry = useDeck(currentEntry);
-  const state = useMemberState(entry);
+  const block = useDeck(useShallow((s) => composeBlock(s, team, member)));
+  const note = useDeck((s) => composeNote(s, team, member));
+  const arrival = useDeck(useShallow((s) => composeArrival(s, team, member)));
   const text = draft?.text ?? '';
   const summary = draft?.summary ?? '';
-  const terminated = state === 'terminated';
-  const canSend = !terminated && !sending && text.trim().length > 0;
+  const disabled = block !== undefined;
+  const canSend = !disabled && !sending && text.trim().length > 0;
   const box = useRef<HTMLTextAreaElement>(null);
 
   const send = async () => {
@@ -47,23 +48,33 @@ export function Compose({ team, member }: { team: string; member: string }) {
 
   return (
     <div className="border-t border-zinc-200 px-5 pt-3 pb-2.5 dark:border-zinc-800">
+      {note && !disabled && (
+        <p
+          id="compose-note"
+          data-testid="compose-note"
+          className="mb-2 flex items-start gap-1.5 rounded-md bg-amber-50 px-2.5 py-1.5 text-xs text-amber-900 dark:bg-amber-500/10 dark:text-amber-200"
+        >
+          <ClockIcon width={12} height={12} className="mt-0.5 shrink-0" />
+          <span>{note}</span>
+        </p>
+      )}
       <div
         className={`rounded-xl border bg-white shadow-xs transition-colors dark:bg-zinc-800/60 ${
           error ? 'border-red-400 dark:border-red-500/70' : 'border-zinc-300 focus-within:border-indigo-400 dark:border-zinc-700 dark:focus-within:border-indigo-400/70'
-        } ${terminated ? 'opacity-60' : ''}`}
+        } ${disabled ? 'opacity-60' : ''}`}
       >
         <textarea
           ref={box}
           id={COMPOSE_ID}
           data-testid="compose"
           aria-label={`Message ${member}`}
-          aria-describedby={error ? 'send-error' : 'compose-hint'}
+          aria-describedby={error ? 'send-error' : disabled ? 'compose-disabled' : note ? 'compose-note compose-hint' : 'compose-hint'}
           aria-invalid={error ? true : undefined}
           rows={1}
           value={text}
-          disabled={terminated}
+          disabled={disabled}
           readOnly={sending}
-          placeholder={terminated ? `${member} has shut down` : `Message ${member}…`}
+          placeholder={block?.kind === 'ended' ? 'This team has ended; nothing can be sent' : block ? `${member} has shut down` : `Message ${member}…`}
           onChange={(e) => actions.setDraft(team, member, { text: e.target.value })}
           onKeyDown={onKeyDown}
           className="field-sizing-content block max-h-52 min-h-[40px] w-full resize-none bg-transparent px-3.5 pt-2.5 pb-1 leading-relaxed text-zinc-900 outline-none placeholder:text-zinc-400 disabled:cursor-not-allowed dark:text-zinc-100 dark:placeholder:text-zinc-500"
@@ -73,7 +84,7 @@ export function Compose({ team, member }: { team: string; member: string }) {
             data-testid="compose-summary"
             aria-label="Summary (optional)"
             value={summary}
-            disabled={terminated}
+            disabled={disabled}
             readOnly={sending}
             maxLength={200}
             placeholder="Summary (optional)"
@@ -97,12 +108,20 @@ export function Compose({ team, member }: { team: string; member: string }) {
         <p id="send-error" role="alert" data-testid="send-error" className="mt-1.5 px-1 text-xs text-red-700 dark:text-red-400">
           Not sent: {error}
         </p>
-      ) : terminated ? (
-        <p data-testid="compose-disabled" className="mt-1.5 px-1 text-xs text-zinc-500 dark:text-zinc-400">
-          {member} approved its shutdown, so nothing reads its inbox any more. The history stays here.
+      ) : block ? (
+        <p id="compose-disabled" data-testid="compose-disabled" data-kind={block.kind} className="mt-1.5 px-1 text-xs text-zinc-500 dark:text-zinc-400">
+          {block.text}
         </p>
       ) : (
         <p id="compose-hint" className="mt-1.5 px-1 text-[11px] text-zinc-400 dark:text-zinc-500">
+          {arrival && (
+            <>
+              <span data-testid="compose-arrival" title={arrival.hint} className="text-zinc-500 dark:text-zinc-400">
+                Arrives {arrival.label}
+              </span>
+              {' · '}
+            </>
+          )}
           <kbd>Enter</kbd> to send · <kbd>Shift+Enter</kbd> for a new line · <kbd>{modKey()}+K</kbd> to jump to a member
         </p>
       )}

@@ -4,30 +4,37 @@ import { Virtuoso } from 'react-virtuoso';
 import { describeFrame } from '../../../shared/frame-text';
 import type { ThreadMessage } from '../../../shared/types';
 import { threadItems, type ThreadItem } from '../lib/thread-items';
+import { undeliverableReason } from '../lib/delivery';
 import { useActions, useDeck } from '../state/context';
-import { EMPTY_MESSAGES, feedOf, orderedRoster, EMPTY_ROSTER } from '../state/selectors';
-import { DeliveryChip, RawToggle, RelTime, displayName, nameColor } from './bits';
+import { isFromUser } from '../state/deck-state';
+import { EMPTY_MESSAGES, EMPTY_ROSTER, endedWhen, feedOf, orderedRoster, teamOf } from '../state/selectors';
+import { DeliveryChip, RawToggle, RelTime, SentAs, SourceMark, displayName, nameColor, senderName } from './bits';
 import { BackIcon, ChevronDownIcon } from './icons';
 import { Markdown } from './Markdown';
 import { DaySeparator, RowPlaceholder, SCROLL_SEEK } from './MessageRow';
 
 const FeedRow = memo(function FeedRow({
   message: m,
+  team,
+  lead,
   colors,
   raw,
   onToggleRaw,
   onOpenLink,
 }: {
   message: ThreadMessage;
+  team: string;
+  lead?: string;
   colors: Record<string, string | undefined>;
   raw: boolean;
   onToggleRaw: (id: string) => void;
   onOpenLink: (url: string) => void;
 }) {
+  const mine = isFromUser(m);
   return (
     <div data-testid={`feed-msg-${m.id}`} data-status={m.status} className="px-5 py-1.5 hover:bg-zinc-50 dark:hover:bg-zinc-800/30">
       <div className="flex min-w-0 items-baseline gap-1.5 text-[12.5px]">
-        <span className={`font-semibold ${nameColor(colors[m.from])}`}>{displayName(m.from)}</span>
+        <span className={`font-semibold ${nameColor(mine ? undefined : colors[m.from])}`}>{senderName(m)}</span>
         <span className="text-zinc-400" aria-label="to">
           →
         </span>
@@ -40,14 +47,21 @@ const FeedRow = memo(function FeedRow({
           </span>
         )}
         <span className="ml-auto flex shrink-0 items-center gap-2 pl-3 text-[11px] text-zinc-400 dark:text-zinc-500">
-          {m.status && <DeliveryChip status={m.status} reason={m.queuedReason} />}
+          {m.status && <DeliveryChip status={m.status} member={m.to} reason={m.reason} />}
+          {mine && <SentAs message={m} isLead={m.to === lead} team={team} />}
+          {!mine && m.source !== 'user-inbox' && <SourceMark source={m.source} member={m.from} />}
           <RelTime t={m.time} />
         </span>
       </div>
       {!m.frame && (
-        <div className="max-w-3xl text-zinc-800 dark:text-zinc-200">
+        <div className={`max-w-3xl text-zinc-800 dark:text-zinc-200 ${m.status === 'undeliverable' ? 'opacity-60' : ''}`}>
           <Markdown text={m.text} onOpenLink={onOpenLink} />
         </div>
+      )}
+      {mine && m.status === 'undeliverable' && (
+        <p data-testid="undeliverable-reason" className="text-[11px] text-red-700 dark:text-red-400">
+          Not delivered: {undeliverableReason(m.to, m.reason)}.
+        </p>
       )}
       {raw && m.frame && (
         <pre className="mt-1 max-h-72 overflow-auto rounded-md border border-zinc-200 bg-zinc-50 p-2.5 font-mono text-[11px] text-zinc-700 dark:border-zinc-800 dark:bg-zinc-950 dark:text-zinc-300">
@@ -64,7 +78,12 @@ export function FeedView({ team }: { team: string }) {
   const messages = useDeck((s) => feedOf(s.byTeam[team]?.messages ?? EMPTY_MESSAGES, filter));
   const loaded = useDeck((s) => s.byTeam[team]?.feedLoaded !== undefined);
   const error = useDeck((s) => s.byTeam[team]?.feedError);
-  const teamName = useDeck((s) => s.teams.find((t) => t.id === team)?.name ?? team);
+  const teamName = useDeck((s) => teamOf(s, team)?.name ?? team);
+  const ended = useDeck((s) => {
+    const t = teamOf(s, team);
+    return t?.state === 'ended' ? endedWhen(t, s.now) : undefined;
+  });
+  const lead = useDeck((s) => s.byTeam[team]?.roster?.find((r) => r.isLead)?.name);
   const back = useDeck((s) => s.memberByTeam[team]);
   const roster = useDeck((s) => orderedRoster(s.byTeam[team]?.roster ?? EMPTY_ROSTER));
   const colorsKey = useDeck(useShallow((s) => (s.byTeam[team]?.roster ?? EMPTY_ROSTER).map((r) => `${r.name}=${r.color ?? ''}`)));
@@ -85,9 +104,17 @@ export function FeedView({ team }: { team: string }) {
       item.kind === 'day' ? (
         <DaySeparator time={item.time} />
       ) : (
-        <FeedRow message={item.message} colors={colors} raw={rawOpen.has(item.message.id)} onToggleRaw={toggleRaw} onOpenLink={actions.openExternal} />
+        <FeedRow
+          message={item.message}
+          team={team}
+          lead={lead}
+          colors={colors}
+          raw={rawOpen.has(item.message.id)}
+          onToggleRaw={toggleRaw}
+          onOpenLink={actions.openExternal}
+        />
       ),
-    [colors, rawOpen, toggleRaw, actions.openExternal],
+    [team, lead, colors, rawOpen, toggleRaw, actions.openExternal],
   );
 
   return (
@@ -96,7 +123,8 @@ export function FeedView({ team }: { team: string }) {
         <div className="min-w-0 flex-1">
           <h1 className="text-[15px] font-semibold text-zinc-950 dark:text-white">Team feed</h1>
           <p className="mt-0.5 truncate text-xs text-zinc-500 dark:text-zinc-400">
-            Every message in {teamName}, including teammate-to-teammate traffic Claude later prunes
+            Every message in {teamName}
+            {ended ? ` (${ended}; its history stays here)` : ', including teammate-to-teammate traffic Claude later prunes'}
           </p>
         </div>
         <label className="relative shrink-0">

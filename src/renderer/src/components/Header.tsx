@@ -7,7 +7,7 @@ import { FeedIcon } from './icons';
 export function MemberHeader({ team, member }: { team: string; member: string }) {
   const { openFeed } = useActions();
   const entry = useDeck(currentEntry);
-  const state = useMemberState(entry);
+  const state = useMemberState(team, entry);
   const seen = useLastSeen(entry?.lastEventAt);
   const kind = [entry?.model, entry?.agentType].filter(Boolean).join(' · ');
   const meta: ReactNode[] = [];

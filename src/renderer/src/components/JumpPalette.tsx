@@ -1,8 +1,7 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { displayState } from '../lib/presence';
 import { useActions, useDeck } from '../state/context';
-import { orderedRoster } from '../state/selectors';
+import { memberState, orderedRoster, teamGroups } from '../state/selectors';
 import { PresenceDot } from './bits';
 import { SearchIcon } from './icons';
 
@@ -12,6 +11,7 @@ interface Choice {
   member: string;
   state: 'active' | 'idle' | 'terminated';
   isLead: boolean;
+  teamEnded: boolean;
 }
 
 /** Letters of the query in order, anywhere in the name: "rsr" finds "researcher". */
@@ -31,10 +31,12 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
   // Rows as strings so the selector stays shallow-comparable while dots tick.
   const rows = useDeck(
     useShallow((s) => {
-      const teams = [...s.teams].sort((a, b) => (a.id === s.selectedTeam ? -1 : b.id === s.selectedTeam ? 1 : 0));
+      // The open team first, then running teams, then ended ones, newest first.
+      const { running, ended } = teamGroups(s.teams);
+      const teams = [...running, ...ended].sort((a, b) => (a.id === s.selectedTeam ? -1 : b.id === s.selectedTeam ? 1 : 0));
       return teams.flatMap((t) =>
         orderedRoster(s.byTeam[t.id]?.roster ?? []).map((r) =>
-          [t.id, t.name, r.name, displayState(r, s.now, s.settings.idleMinutes), r.isLead ? '1' : ''].join('\u0000'),
+          [t.id, t.name, r.name, memberState(s, t.id, r), r.isLead ? '1' : '', t.state === 'ended' ? '1' : ''].join('\u0000'),
         ),
       );
     }),
@@ -43,8 +45,8 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
   const choices = useMemo<Choice[]>(
     () =>
       rows.map((row) => {
-        const [team, teamName, member, state, lead] = row.split('\u0000') as [string, string, string, Choice['state'], string];
-        return { team, teamName, member, state, isLead: lead === '1' };
+        const [team, teamName, member, state, lead, ended] = row.split('\u0000') as [string, string, string, Choice['state'], string, string];
+        return { team, teamName, member, state, isLead: lead === '1', teamEnded: ended === '1' };
       }),
     [rows],
   );
@@ -123,8 +125,14 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
               <PresenceDot name={c.member} state={c.state} testid={`palette-dot-${c.member}`} />
               <span className="font-medium">{c.member}</span>
               {c.isLead && <span className="text-[11px] text-zinc-500">lead</span>}
-              {c.state === 'terminated' && <span className="text-[11px] text-zinc-500">Terminated</span>}
-              {multiTeam && <span className="ml-auto text-xs text-zinc-400">{c.teamName}</span>}
+              {c.state === 'terminated' && !c.teamEnded && <span className="text-[11px] text-zinc-500">Terminated</span>}
+              {multiTeam && (
+                <span className="ml-auto text-xs text-zinc-400">
+                  {c.teamName}
+                  {c.teamEnded ? ' · ended' : ''}
+                </span>
+              )}
+              {!multiTeam && c.teamEnded && <span className="ml-auto text-xs text-zinc-400">team ended</span>}
             </li>
           ))}
         </ul>

@@ -2,9 +2,11 @@
 import { memo } from 'react';
 import { describeFrame } from '../../../shared/frame-text';
 import type { ThreadMessage } from '../../../shared/types';
+import { undeliverableReason } from '../lib/delivery';
 import { dayLabel, exactTime } from '../lib/time';
 import { useDeck } from '../state/context';
-import { DeliveryChip, RawToggle, RelTime, displayName } from './bits';
+import { isFromUser } from '../state/deck-state';
+import { DeliveryChip, RawToggle, RelTime, SentAs, SourceMark, displayName } from './bits';
 import { Markdown } from './Markdown';
 
 /**
@@ -83,14 +85,19 @@ export const FrameEvent = memo(function FrameEvent({ message, owner, lead, raw, 
 
 interface BubbleProps {
   message: ThreadMessage;
+  team: string;
+  /** The team's lead: a message to it is framed differently for its model. */
+  lead?: string;
   grouped: boolean;
   /** Show the time under this bubble (the last of a group); sent messages always show their state. */
   showTime: boolean;
   onOpenLink: (url: string) => void;
 }
 
-export const Bubble = memo(function Bubble({ message: m, grouped, showTime, onOpenLink }: BubbleProps) {
-  const mine = m.from === 'user';
+export const Bubble = memo(function Bubble({ message: m, team, lead, grouped, showTime, onOpenLink }: BubbleProps) {
+  const mine = isFromUser(m);
+  const undeliverable = mine && m.status === 'undeliverable';
+  const source = !mine && m.source !== undefined && m.source !== 'user-inbox';
   return (
     <div
       data-testid={`msg-${m.id}`}
@@ -110,15 +117,22 @@ export const Bubble = memo(function Bubble({ message: m, grouped, showTime, onOp
             mine
               ? 'bubble-mine rounded-br-md bg-indigo-600 text-white dark:bg-indigo-500/90'
               : 'rounded-bl-md bg-zinc-100 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100'
-          }`}
+          } ${undeliverable ? 'opacity-60' : ''}`}
         >
           <Markdown text={m.text} onOpenLink={onOpenLink} />
         </div>
-        {(showTime || (mine && m.status)) && (
-          <div className="mt-1 flex items-center gap-2 px-1 text-[11px] text-zinc-400 dark:text-zinc-500">
-            {mine && m.status && <DeliveryChip status={m.status} reason={m.queuedReason} />}
+        {(showTime || (mine && (m.status || m.sentAs)) || source) && (
+          <div className={`mt-1 flex flex-wrap items-center gap-x-2 px-1 text-[11px] text-zinc-400 dark:text-zinc-500 ${mine ? 'justify-end' : ''}`}>
+            {mine && m.status && <DeliveryChip status={m.status} member={m.to} reason={m.reason} />}
+            {mine && <SentAs message={m} isLead={m.to === lead} team={team} />}
+            {source && <SourceMark source={m.source} member={m.from} />}
             {showTime && <RelTime t={m.time} />}
           </div>
+        )}
+        {undeliverable && (
+          <p data-testid="undeliverable-reason" className="mt-0.5 px-1 text-right text-[11px] text-red-700 dark:text-red-400">
+            Not delivered: {undeliverableReason(m.to, m.reason)}.
+          </p>
         )}
       </div>
     </div>

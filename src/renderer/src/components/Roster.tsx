@@ -1,17 +1,18 @@
 import { memo } from 'react';
 import type { RosterEntry } from '../../../shared/types';
 import { useActions, useDeck } from '../state/context';
-import { EMPTY_ROSTER, orderedRoster } from '../state/selectors';
+import { EMPTY_ROSTER, isTeamEnded, orderedRoster } from '../state/selectors';
 import { PresenceDot, useLastSeen, useMemberState } from './bits';
 import { FeedIcon } from './icons';
 
-const MemberRow = memo(function MemberRow({ team, entry, selected }: { team: string; entry: RosterEntry; selected: boolean }) {
+const MemberRow = memo(function MemberRow({ team, entry, selected, ended }: { team: string; entry: RosterEntry; selected: boolean; ended: boolean }) {
   const { openMember } = useActions();
-  const state = useMemberState(entry);
+  const state = useMemberState(team, entry);
   const seen = useLastSeen(entry.lastEventAt);
   const unread = useDeck((s) => s.byTeam[team]?.unread[entry.name] ?? 0);
   const tooltip = [
     `${entry.name}: ${state}`,
+    ended ? 'the team has ended' : undefined,
     seen,
     entry.inConfig ? undefined : state === 'terminated' ? 'removed from the team config' : 'not in the team config',
   ]
@@ -41,7 +42,8 @@ const MemberRow = memo(function MemberRow({ team, entry, selected }: { team: str
             lead
           </span>
         )}
-        {state === 'terminated' && <span className="text-[11px] text-zinc-500 dark:text-zinc-500">Terminated</span>}
+        {/* In an ended team everyone is gone: the team's own line says so once, not every row. */}
+        {state === 'terminated' && !ended && <span className="text-[11px] text-zinc-500 dark:text-zinc-500">Terminated</span>}
         {unread > 0 && (
           <span
             data-testid={`unread-${entry.name}`}
@@ -64,6 +66,7 @@ export function Roster() {
   const error = useDeck((s) => (team ? s.byTeam[team]?.rosterError : undefined));
   const selected = useDeck((s) => (team && s.view === 'thread' ? s.memberByTeam[team] : undefined));
   const feedOpen = useDeck((s) => s.view === 'feed');
+  const ended = useDeck((s) => isTeamEnded(s, team));
   if (!team) return null;
   return (
     <nav aria-label="Team members" className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
@@ -87,7 +90,7 @@ export function Roster() {
       {!loaded && !error && <p className="px-2.5 py-1 text-xs text-zinc-500">Loading members…</p>}
       <ul className="space-y-px">
         {roster.map((entry) => (
-          <MemberRow key={entry.name} team={team} entry={entry} selected={entry.name === selected} />
+          <MemberRow key={entry.name} team={team} entry={entry} selected={entry.name === selected} ended={ended} />
         ))}
       </ul>
     </nav>

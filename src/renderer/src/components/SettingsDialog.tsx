@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
 import { useActions, useDeck } from '../state/context';
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
@@ -9,6 +10,8 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [teamsDir, setTeamsDir] = useState(settings.teamsDir);
   const [idle, setIdle] = useState(String(settings.idleMinutes));
   const [notifications, setNotifications] = useState(settings.notifications);
+  const [senderName, setSenderName] = useState(settings.senderName ?? DEFAULT_SENDER_NAME);
+  const nameProblem = senderNameProblem(senderName);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -19,8 +22,10 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
       setError('Idle after must be a positive number of minutes.');
       return;
     }
+    if (nameProblem) return;
     setBusy(true);
-    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications });
+    setError(undefined);
+    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications, senderName });
     setBusy(false);
     if (err) setError(err);
     else onClose();
@@ -77,6 +82,29 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             className="input mt-1 w-28"
           />
         </label>
+        <label className="mt-4 block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          Sender name on current teams
+          <input
+            data-testid="settings-sender-name"
+            value={senderName}
+            onChange={(e) => setSenderName(e.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+            aria-invalid={nameProblem ? true : undefined}
+            aria-describedby="sender-name-help"
+            className={`input mt-1 w-56 font-mono text-xs ${nameProblem ? 'border-red-400 focus:border-red-400 focus:ring-red-500/20 dark:border-red-500/70' : ''}`}
+          />
+          {nameProblem ? (
+            <span id="sender-name-help" role="alert" data-testid="sender-name-error" className="mt-1 block text-xs font-normal text-red-700 dark:text-red-400">
+              {nameProblem}
+            </span>
+          ) : (
+            <span id="sender-name-help" className="mt-1 block text-xs font-normal text-zinc-500 dark:text-zinc-400">
+              The name written as the sender of your messages on current Claude Code teams: teammates see them as a teammate message from it. Legacy teams
+              always get <span className="font-mono">user</span>.
+            </span>
+          )}
+        </label>
         <label className="mt-4 flex items-center gap-2 text-sm text-zinc-800 dark:text-zinc-200">
           <input type="checkbox" checked={notifications} onChange={(e) => setNotifications(e.target.checked)} className="accent-indigo-600" />
           Notify me of new messages while the window is in the background
@@ -90,7 +118,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           <button type="button" onClick={onClose} className="btn-secondary">
             Cancel
           </button>
-          <button type="submit" disabled={busy} className="btn-primary">
+          <button type="submit" disabled={busy || !!nameProblem} className="btn-primary">
             {busy ? 'Saving…' : 'Save'}
           </button>
         </div>

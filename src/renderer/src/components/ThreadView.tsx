@@ -2,7 +2,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { threadItems, type ThreadItem } from '../lib/thread-items';
 import { useActions, useDeck } from '../state/context';
-import { EMPTY_MESSAGES, threadOf } from '../state/selectors';
+import { isFromUser } from '../state/deck-state';
+import { EMPTY_MESSAGES, isTeamEnded, threadOf } from '../state/selectors';
 import { ArrowDownIcon } from './icons';
 import { Bubble, DaySeparator, FrameEvent, ROW_HEIGHT_GUESS, RowPlaceholder, SCROLL_SEEK } from './MessageRow';
 
@@ -25,6 +26,7 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
   const loaded = useDeck((s) => s.byTeam[team]?.threadLoaded[member] !== undefined);
   const error = useDeck((s) => s.byTeam[team]?.threadError[member]);
   const lead = useDeck((s) => s.byTeam[team]?.roster?.find((r) => r.isLead)?.name);
+  const ended = useDeck((s) => isTeamEnded(s, team));
   const items = useMemo(() => threadItems(messages), [messages]);
   const [rawOpen, toggleRaw] = useToggleSet();
 
@@ -44,7 +46,7 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
   useEffect(() => {
     if (prevLastKey.current !== undefined && lastKey !== prevLastKey.current && !atBottom.current) {
       const last = itemsRef.current.at(-1);
-      const mine = last?.kind === 'message' && last.message.from === 'user';
+      const mine = last?.kind === 'message' && isFromUser(last.message);
       if (!mine) setShowPill(true);
     }
     prevLastKey.current = lastKey;
@@ -65,7 +67,7 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
     if (isAtBottom) return 'auto' as const;
     // The user's own message always brings the view down, wherever they were.
     const last = itemsRef.current.at(-1);
-    return last?.kind === 'message' && last.message.from === 'user' ? ('auto' as const) : false;
+    return last?.kind === 'message' && isFromUser(last.message) ? ('auto' as const) : false;
   }, []);
 
   const onAtBottom = useCallback(
@@ -96,9 +98,9 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
       if (item.kind === 'day') return <DaySeparator time={item.time} />;
       const m = item.message;
       if (m.frame) return <FrameEvent message={m} owner={member} lead={lead} raw={rawOpen.has(m.id)} onToggleRaw={toggleRaw} testid={`msg-${m.id}`} />;
-      return <Bubble message={m} grouped={item.grouped} showTime={item.groupEnd} onOpenLink={openLink} />;
+      return <Bubble message={m} team={team} lead={lead} grouped={item.grouped} showTime={item.groupEnd} onOpenLink={openLink} />;
     },
-    [member, lead, rawOpen, toggleRaw, openLink],
+    [team, member, lead, rawOpen, toggleRaw, openLink],
   );
 
   if (error && !loaded) {
@@ -129,7 +131,9 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
       {items.length === 0 ? (
         <div className="flex h-full flex-col items-center justify-center gap-1 text-center text-zinc-500 dark:text-zinc-400">
           <p className="text-sm">No messages with {member} yet.</p>
-          <p className="text-xs">What you send lands in their inbox; they pick it up at their next poll.</p>
+          <p className="text-xs">
+            {ended ? 'This team has ended; nothing was said between you before it did.' : 'What you send lands in their inbox; they pick it up at their next poll.'}
+          </p>
         </div>
       ) : (
         <Virtuoso

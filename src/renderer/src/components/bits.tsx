@@ -1,14 +1,17 @@
 // Small shared pieces: presence dot, relative time, delivery chip, member colour.
 import { memo } from 'react';
-import type { DeliveryStatus, MemberState, RosterEntry } from '../../../shared/types';
-import { DELIVERY_WORD, deliveryHint } from '../lib/delivery';
-import { displayState } from '../lib/presence';
+import type { AnswerSource, DeliveryStatus, MemberState, RosterEntry, ThreadMessage } from '../../../shared/types';
+import { DELIVERY_WORD, deliveryHint, isDeliveryStatus } from '../lib/delivery';
+import { sentAsHint, sentAsLabel, sourceHint, sourceLabel } from '../lib/provenance';
 import { exactTime, lastSeen, relativeTime } from '../lib/time';
 import { useDeck } from '../state/context';
-import { CheckIcon, ClockIcon, DoubleCheckIcon, ReplyIcon } from './icons';
+import { isFromUser } from '../state/deck-state';
+import { memberState, teamOf } from '../state/selectors';
+import { BanIcon, CheckIcon, ClockIcon, DoubleCheckIcon, ReplyIcon, TrayOutIcon } from './icons';
 
-export function useMemberState(entry: Pick<RosterEntry, 'state' | 'lastEventAt'> | undefined): MemberState {
-  return useDeck((s) => (entry ? displayState(entry, s.now, s.settings.idleMinutes) : 'idle'));
+/** A member's dot state in `team`: every member of an ended team shows as gone. */
+export function useMemberState(team: string | undefined, entry: Pick<RosterEntry, 'state' | 'lastEventAt'> | undefined): MemberState {
+  return useDeck((s) => memberState(s, team, entry));
 }
 
 export function useLastSeen(t: number | undefined): string {
@@ -67,29 +70,58 @@ export const RelTime = memo(function RelTime({ t, className }: { t: number; clas
 const CHIP: Record<DeliveryStatus, string> = {
   queued: 'text-amber-700 dark:text-amber-400',
   accepted: 'text-zinc-500 dark:text-zinc-400',
-  read: 'text-sky-700 dark:text-sky-400',
+  taken: 'text-zinc-600 dark:text-zinc-300',
+  seen: 'text-sky-700 dark:text-sky-400',
   replied: 'text-emerald-700 dark:text-emerald-400',
+  undeliverable: 'text-red-700 dark:text-red-400',
 };
 
 const CHIP_ICON: Record<DeliveryStatus, typeof ClockIcon> = {
   queued: ClockIcon,
   accepted: CheckIcon,
-  read: DoubleCheckIcon,
+  taken: TrayOutIcon,
+  seen: DoubleCheckIcon,
   replied: ReplyIcon,
+  undeliverable: BanIcon,
 };
 
-export function DeliveryChip({ status, reason }: { status: DeliveryStatus; reason?: string }) {
+/** The state of a sent message in a word and an icon; the tooltip says what it does and does not mean. */
+export function DeliveryChip({ status, member, reason }: { status: DeliveryStatus; member: string; reason?: string }) {
+  // A state this build does not know (a newer host) shows nothing rather than a wrong word.
+  if (!isDeliveryStatus(status)) return null;
   const Icon = CHIP_ICON[status];
   return (
     <span
       className={`inline-flex items-center gap-1 font-medium ${CHIP[status]}`}
-      title={deliveryHint(status, reason)}
+      title={deliveryHint(status, member, reason)}
       data-testid="delivery"
       data-status={status}
     >
       <Icon width={12} height={12} />
       {DELIVERY_WORD[status]}
       {status === 'queued' && <span className="font-normal opacity-80">· will retry</span>}
+    </span>
+  );
+}
+
+/** "as teamdeck" beside a sent message: the name it was written under, and how the model sees it. */
+export function SentAs({ message, isLead, team }: { message: Pick<ThreadMessage, 'to' | 'sentAs'>; isLead: boolean; team: string }) {
+  const era = useDeck((s) => teamOf(s, team)?.era);
+  if (!message.sentAs) return null;
+  return (
+    <span data-testid="sent-as" className="text-zinc-400 dark:text-zinc-500" title={sentAsHint({ member: message.to, sentAs: message.sentAs, isLead, era })}>
+      {sentAsLabel(message.sentAs)}
+    </span>
+  );
+}
+
+/** "from its transcript" under a member's answer; nothing for the usual path. */
+export function SourceMark({ source, member }: { source: AnswerSource | undefined; member: string }) {
+  const label = sourceLabel(source);
+  if (!label) return null;
+  return (
+    <span data-testid="answer-source" data-source={source} className="text-zinc-400 italic dark:text-zinc-500" title={sourceHint(source, member)}>
+      {label}
     </span>
   );
 }
@@ -111,6 +143,11 @@ export function nameColor(color: string | undefined): string {
 
 export function displayName(name: string): string {
   return name === 'user' ? 'you' : name;
+}
+
+/** Who wrote a message, as the reader thinks of it: the user's own sends are "you" under any sender name. */
+export function senderName(m: Pick<ThreadMessage, 'from' | 'sentAs'>): string {
+  return isFromUser(m) ? 'you' : displayName(m.from);
 }
 
 /** The "show raw" / "hide raw" switch beside a protocol event, in threads and in the feed. */

@@ -93,3 +93,17 @@ export const BackIcon = (p: P) => (
     <path d="M10 3.5L5.5 8l4.5 4.5" />
   </Svg>
 );
+/** Taken out of the inbox by the member's process (not yet seen by its model). */
+export const TrayOutIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M2.5 9.5v3.5h11V9.5" />
+    <path d="M8 10V2.5M5 5.5l3-3 3 3" />
+  </Svg>
+);
+/** Can never be delivered. */
+export const BanIcon = (p: P) => (
+  <Svg {...p}>
+    <circle cx="8" cy="8" r="6" />
+    <path d="M3.8 12.2l8.4-8.4" />
+  </Svg>
+);
