@@ -1,6 +1,9 @@
 // An in-memory TeamdeckApi for tests and the development harness. Never imported by the shipped
 // entry (main.tsx). It behaves like the host as far as the UI can tell: one snapshot, then events;
-// sends are refused, accepted or queued, and accepted ones advance to read and replied.
+// sends are refused, accepted or queued, and accepted ones advance to taken, seen and replied.
+// The demo holds both eras: legacy named teams (`from:"user"`, answers in the user inbox) and
+// current `session-<8>` teams (sent as `teamdeck`, answers from idle notifications and
+// transcripts), running and ended, with an undeliverable message.
 import type { AppEvent, Result, Settings, Snapshot, TeamdeckApi } from '../../../shared/contract';
 import type {
   DeliveryStatus,
@@ -14,6 +17,7 @@ import type {
   ThreadMessage,
 } from '../../../shared/types';
 import { inThread } from '../state/deck-state';
+import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
 
 export type FakeScenario = 'demo' | 'empty' | 'big';
 
@@ -22,7 +26,7 @@ export interface FakeApiOptions {
   now?: () => number;
   /** Simulated latency of every call, in ms. */
   latencyMs?: number;
-  /** Time between delivery steps (accepted -> read -> replied); 0 turns the progression off. */
+  /** Time between delivery steps (accepted -> taken -> seen -> replied); 0 turns the progression off. */
   stepMs?: number;
   /** Messages in the researcher thread for the 'big' scenario. */
   bigCount?: number;
@@ -35,6 +39,11 @@ export interface FakeApi extends TeamdeckApi {
   deliver(team: string, msg: Omit<ThreadMessage, 'id' | 'team' | 'timestamp' | 'read'> & { id?: string }): ThreadMessage;
   /** Every send the fake received, refused or not. */
   readonly sent: SendRequest[];
+  /**
+   * Ends a team as the host sees it when the lead exits: it stays listed as ended, and whatever
+   * had not been taken yet turns undeliverable.
+   */
+  endTeam(team: string, reason?: string): void;
   stopTimers(): void;
 }
 
@@ -77,7 +86,7 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
   const sent: SendRequest[] = [];
   let seq = 0;
   let teamsRoot = '/home/me/.claude/teams';
-  let settings: Settings = { teamsDir: '', idleMinutes: 5, notifications: true };
+  let settings: Settings = { teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME };
   const problems: TeamProblem[] = [];
   let queued = 0;
 
@@ -121,13 +130,45 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     ...extra,
   });
 
+  const legacy = (id: string, name: string, extra: Partial<TeamSummary> = {}): TeamSummary => ({
+    id,
+    name,
+    memberCount: 0,
+    problems: [],
+    era: 'legacy',
+    state: 'running',
+    sendAs: 'user',
+    leadReadsInbox: true,
+    ...extra,
+  });
+  const current = (id: string, extra: Partial<TeamSummary> = {}): TeamSummary => ({
+    id,
+    name: id,
+    memberCount: 0,
+    problems: [],
+    era: 'current',
+    state: 'running',
+    sendAs: settings.senderName,
+    leadReadsInbox: true,
+    ...extra,
+  });
+  /** A message the user sent, as the host reports it: the name it was written under, and its state. */
+  const sentMsg = (team: string, to: string, text: string, time: number, status: DeliveryStatus, extra: Partial<ThreadMessage> = {}) => {
+    const sendAs = teams.get(team)?.summary.sendAs ?? 'user';
+    return makeMsg(team, 'user', to, text, time, { status, sentAs: sendAs, ...extra });
+  };
+
   function seedDemo(bigCount: number) {
     const t0 = now();
     const id = 'analysis';
     const m: ThreadMessage[] = [];
     const day1 = t0 - 26 * HOUR;
-    m.push(makeMsg(id, 'user', 'team-lead', 'Please split the auth review between researcher and implementer.', day1, { status: 'replied' }));
-    m.push(makeMsg(id, 'team-lead', 'user', 'Done. **researcher** reads the code, **implementer** fixes. I will report back.', day1 + 2 * MIN, { summary: 'Work split' }));
+    const answer = (from: string, text: string, time: number, extra: Partial<ThreadMessage> = {}) =>
+      makeMsg(id, from, 'user', text, time, { source: 'user-inbox', ...extra });
+    // The team's summary first: sentMsg reads its sender name.
+    teams.set(id, { summary: legacy(id, 'analysis', { description: 'Auth review', createdAt: day1 - HOUR }), roster: [], messages: m });
+    m.push(sentMsg(id, 'team-lead', 'Please split the auth review between researcher and implementer.', day1, 'replied'));
+    m.push(answer('team-lead', 'Done. **researcher** reads the code, **implementer** fixes. I will report back.', day1 + 2 * MIN, { summary: 'Work split' }));
     m.push(makeMsg(id, 'team-lead', 'researcher', 'Review `src/auth.ts` for the session bug.', day1 + 3 * MIN));
     m.push(frameMsg(id, 'researcher', 'team-lead', 'plan_approval_request', { planFilePath: 'plans/auth.md', planContent: '1. read\n2. fix', requestId: 'p-1' }, day1 + 5 * MIN));
     m.push(frameMsg(id, 'team-lead', 'researcher', 'plan_approval_response', { requestId: 'p-1', approved: true }, day1 + 6 * MIN));
@@ -138,49 +179,46 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
         const fromUser = i % 3 === 0;
         m.push(
           fromUser
-            ? makeMsg(id, 'user', 'researcher', `Question ${i}: what about case ${i}?`, at, { status: 'replied' })
-            : makeMsg(id, 'researcher', 'user', i % 10 === 1 ? `Result ${i}:\n\n- checked \`case_${i}\`\n- no regressions\n\n\`\`\`ts\nexpect(run(${i})).toBe(true);\n\`\`\`` : `Answer ${i}: looks fine.`, at),
+            ? sentMsg(id, 'researcher', `Question ${i}: what about case ${i}?`, at, 'replied')
+            : answer('researcher', i % 10 === 1 ? `Result ${i}:\n\n- checked \`case_${i}\`\n- no regressions\n\n\`\`\`ts\nexpect(run(${i})).toBe(true);\n\`\`\`` : `Answer ${i}: looks fine.`, at),
         );
       }
     }
-    m.push(makeMsg(id, 'researcher', 'user', 'Found the bug in `auth.ts`: the session token is refreshed **after** the expiry check.\n\n```ts\nif (isExpired(token)) logout();\ntoken = refresh(token); // too late\n```\n\nSee [RFC 6749 §6](https://www.rfc-editor.org/rfc/rfc6749#section-6).', base, { summary: 'Bug found in auth.ts' }));
-    m.push(makeMsg(id, 'user', 'researcher', 'please fix it and add a test', base + 1 * MIN, { status: 'read' }));
+    m.push(answer('researcher', 'Found the bug in `auth.ts`: the session token is refreshed **after** the expiry check.\n\n```ts\nif (isExpired(token)) logout();\ntoken = refresh(token); // too late\n```\n\nSee [RFC 6749 §6](https://www.rfc-editor.org/rfc/rfc6749#section-6).', base, { summary: 'Bug found in auth.ts' }));
+    m.push(sentMsg(id, 'researcher', 'please fix it and add a test', base + 1 * MIN, 'seen'));
     m.push(makeMsg(id, 'researcher', 'implementer', 'Can you take the fix? I will write the test.', base + 2 * MIN));
     m.push(makeMsg(id, 'implementer', 'researcher', 'Yes, on it.', base + 3 * MIN));
     m.push(frameMsg(id, 'researcher', 'team-lead', 'idle_notification', { idleReason: 'available', completedTaskId: '3', completedStatus: 'resolved' }, base + 9 * MIN));
-    m.push(makeMsg(id, 'user', 'researcher', 'also check logout', base + 10 * MIN, { status: 'queued', queuedReason: 'inbox is locked by another writer' }));
-    m.push(makeMsg(id, 'researcher', 'user', 'Things I checked:\n\n1. token refresh order\n2. logout clears the cookie\n3. raw HTML stays text: <img src=x onerror=alert(1)>', base + 12 * MIN));
-    m.push(makeMsg(id, 'researcher', 'user', 'Test added in `auth.test.ts`; all green.', t0 - 2 * MIN, { summary: 'Test added' }));
+    m.push(sentMsg(id, 'researcher', 'also check logout', base + 10 * MIN, 'queued', { reason: 'inbox is locked by another writer' }));
+    m.push(answer('researcher', 'Things I checked:\n\n1. token refresh order\n2. logout clears the cookie\n3. raw HTML stays text: <img src=x onerror=alert(1)>', base + 12 * MIN));
+    m.push(answer('researcher', 'Test added in `auth.test.ts`; all green.', t0 - 2 * MIN, { summary: 'Test added' }));
     m.push(frameMsg(id, 'team-lead', 'tester', 'shutdown_request', { requestId: 's-1', reason: 'work done' }, t0 - 30 * MIN));
     m.push(frameMsg(id, 'tester', 'team-lead', 'shutdown_approved', { requestId: 's-1', paneId: '%4', backendType: 'tmux' }, t0 - 29 * MIN));
-    m.push(makeMsg(id, 'tester', 'user', 'All 214 tests pass. Shutting down.', t0 - 31 * MIN));
-    m.push(makeMsg(id, 'user', 'implementer', 'ping me when the fix is merged', t0 - 15 * MIN, { status: 'accepted' }));
+    m.push(answer('tester', 'All 214 tests pass. Shutting down.', t0 - 31 * MIN));
+    m.push(sentMsg(id, 'implementer', 'ping me when the fix is merged', t0 - 15 * MIN, 'accepted'));
     m.sort((a, b) => a.time - b.time);
-
-    teams.set(id, {
-      summary: { id, name: 'analysis', description: 'Auth review', createdAt: day1 - HOUR, memberCount: 3, problems: [] },
-      roster: [
-        member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/proj', joinedAt: day1 - HOUR, lastEventAt: t0 - 8 * MIN, backendType: 'in-process' }),
-        member('researcher', { agentType: 'general-purpose', model: 'sonnet', color: 'blue', cwd: '/home/me/proj', joinedAt: day1 - 50 * MIN, lastEventAt: t0 - 2 * MIN, backendType: 'tmux' }),
-        member('implementer', { agentType: 'general-purpose', model: 'sonnet', color: 'green', cwd: '/home/me/proj', joinedAt: day1 - 50 * MIN, lastEventAt: t0 - 4 * MIN - 30_000, backendType: 'tmux' }),
-        member('tester', { agentType: 'general-purpose', model: 'haiku', inConfig: false, state: 'terminated', lastEventAt: t0 - 29 * MIN }),
-      ],
-      messages: m,
-    });
+    teams.get(id)!.roster = [
+      member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/proj', joinedAt: day1 - HOUR, lastEventAt: t0 - 8 * MIN, backendType: 'in-process' }),
+      member('researcher', { agentType: 'general-purpose', model: 'sonnet', color: 'blue', cwd: '/home/me/proj', joinedAt: day1 - 50 * MIN, lastEventAt: t0 - 2 * MIN, backendType: 'tmux' }),
+      member('implementer', { agentType: 'general-purpose', model: 'sonnet', color: 'green', cwd: '/home/me/proj', joinedAt: day1 - 50 * MIN, lastEventAt: t0 - 4 * MIN - 30_000, backendType: 'tmux' }),
+      member('tester', { agentType: 'general-purpose', model: 'haiku', inConfig: false, state: 'terminated', lastEventAt: t0 - 29 * MIN }),
+    ];
 
     const d = 'docs-sprint';
     const dt = t0 - 3 * HOUR;
     teams.set(d, {
-      summary: { id: d, name: 'docs sprint', createdAt: dt, memberCount: 2, problems: [] },
+      summary: legacy(d, 'docs sprint', { createdAt: dt }),
       roster: [
         member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/docs', joinedAt: dt, lastEventAt: dt + HOUR }),
         member('doc-writer-1', { agentType: 'general-purpose', model: 'sonnet', cwd: '/home/me/docs', joinedAt: dt + MIN, lastEventAt: dt + 2 * HOUR }),
       ],
       messages: [
-        makeMsg(d, 'doc-writer-1', 'user', 'Draft of the *Getting started* page is ready for review.', dt + 2 * HOUR),
+        makeMsg(d, 'doc-writer-1', 'user', 'Draft of the *Getting started* page is ready for review.', dt + 2 * HOUR, { source: 'user-inbox' }),
         frameMsg(d, 'doc-writer-1', 'team-lead', 'idle_notification', { idleReason: 'available' }, dt + 2 * HOUR + MIN),
       ],
     });
+
+    seedCurrent(t0);
     problems.push({
       kind: 'inbox',
       file: 'analysis/inboxes/implementer.json',
@@ -188,6 +226,77 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       preservedAt: '.teamdeck/preserved/analysis/implementer.json.bak',
     });
     queued = 1;
+  }
+
+  /** Current Claude Code: one running session team with teammates, one whose lead has none yet, two ended. */
+  function seedCurrent(t0: number) {
+    const idle = (team: string, from: string, result: string, time: number) =>
+      frameMsg(team, from, 'team-lead', 'idle_notification', { idleReason: 'available', result }, time);
+
+    const a = 'session-7ec79863';
+    const at = t0 - 55 * MIN;
+    teams.set(a, { summary: current(a, { createdAt: at }), roster: [], messages: [] });
+    const am = teams.get(a)!.messages;
+    am.push(sentMsg(a, 'team-lead', 'Have researcher look at the logout flow, and tester run the e2e suite after.', at + 2 * MIN, 'replied'));
+    am.push(makeMsg(a, 'team-lead', 'researcher', 'Look at logout: does it cancel the token refresh?', at + 3 * MIN));
+    am.push(sentMsg(a, 'researcher', 'also check that logout cancels the refresh timer', at + 20 * MIN, 'seen'));
+    const result = 'Done: logout cancels the refresh timer now (`auth.ts:88`), and a test covers it.';
+    am.push(idle(a, 'researcher', result, at + 31 * MIN));
+    am.push(makeMsg(a, 'researcher', 'user', result, at + 31 * MIN, { source: 'idle-notification' }));
+    am.push(sentMsg(a, 'tester', 'run the e2e suite once researcher is done', at + 33 * MIN, 'replied'));
+    am.push(makeMsg(a, 'tester', 'user', 'Running the e2e suite now: 3 of 12 specs done, all green so far.', at + 40 * MIN, { source: 'transcript' }));
+    am.push(sentMsg(a, 'researcher', 'and the remember-me cookie?', t0 - 3 * MIN, 'taken'));
+    am.sort((x, y) => x.time - y.time);
+    teams.get(a)!.roster = [
+      member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/proj', joinedAt: at, lastEventAt: t0 - 6 * MIN, backendType: 'in-process' }),
+      member('researcher', { agentType: 'general-purpose', model: 'sonnet', color: 'blue', cwd: '/home/me/proj', joinedAt: at + MIN, lastEventAt: t0 - MIN, backendType: 'in-process' }),
+      member('tester', { agentType: 'general-purpose', model: 'haiku', color: 'yellow', cwd: '/home/me/proj', joinedAt: at + MIN, lastEventAt: t0 - 15 * MIN, backendType: 'in-process' }),
+    ];
+
+    const b = 'session-40c1f2aa';
+    const bt = t0 - 12 * MIN;
+    teams.set(b, { summary: current(b, { createdAt: bt, leadReadsInbox: false }), roster: [], messages: [] });
+    teams.get(b)!.messages.push(sentMsg(b, 'team-lead', 'When you start on the refactor, spawn a tester first.', bt + 4 * MIN, 'accepted'));
+    teams.get(b)!.roster = [
+      member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/other', joinedAt: bt, lastEventAt: bt + MIN, backendType: 'in-process' }),
+    ];
+
+    // Ended yesterday evening: its history stays browsable; one message never made it.
+    const c = 'session-1a2b3c4d';
+    const endedAt = new Date(t0);
+    endedAt.setDate(endedAt.getDate() - 1);
+    endedAt.setHours(18, 20, 0, 0);
+    const ce = endedAt.getTime();
+    const ct = ce - 2 * HOUR;
+    teams.set(c, {
+      summary: current(c, { createdAt: ct, state: 'ended', endedAt: ce, endedReason: 'the lead exited and Claude removed the team folder' }),
+      roster: [],
+      messages: [],
+    });
+    const cm = teams.get(c)!.messages;
+    cm.push(sentMsg(c, 'implementer', 'Move the token store behind one interface.', ct + 5 * MIN, 'replied'));
+    const done = 'Token store now sits behind `TokenStore`; the two callers use it. Tests pass.';
+    cm.push(idle(c, 'implementer', done, ct + 70 * MIN));
+    cm.push(makeMsg(c, 'implementer', 'user', done, ct + 70 * MIN, { source: 'idle-notification' }));
+    cm.push(sentMsg(c, 'team-lead', 'Wrap up for today, thanks.', ct + 100 * MIN, 'seen'));
+    cm.push(
+      sentMsg(c, 'reviewer', 'Please review the token store change when it lands.', ce - 30_000, 'undeliverable', {
+        reason: 'the team ended before it could be delivered',
+      }),
+    );
+    teams.get(c)!.roster = [
+      member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/proj', joinedAt: ct, lastEventAt: ce - MIN, backendType: 'in-process' }),
+      member('implementer', { agentType: 'general-purpose', model: 'sonnet', color: 'green', cwd: '/home/me/proj', joinedAt: ct + MIN, lastEventAt: ct + 70 * MIN, backendType: 'in-process' }),
+      member('reviewer', { agentType: 'general-purpose', model: 'sonnet', color: 'purple', cwd: '/home/me/proj', joinedAt: ct + MIN, lastEventAt: ct + 2 * MIN, backendType: 'in-process' }),
+    ];
+
+    const e = 'session-09f3e1b7';
+    const ee = t0 - 4 * 24 * HOUR;
+    teams.set(e, {
+      summary: current(e, { createdAt: ee - HOUR, state: 'ended', endedAt: ee, endedReason: 'its lead’s process is gone; Claude left the team folder behind' }),
+      roster: [member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/scratch', joinedAt: ee - HOUR, lastEventAt: ee - 5 * MIN })],
+      messages: [sentMsg(e, 'team-lead', 'Try the flaky test ten times and tell me the failure rate.', ee - 40 * MIN, 'seen')],
+    });
   }
 
   if (scenario !== 'empty') seedDemo(scenario === 'big' ? (opts.bigCount ?? 10_000) : 0);
@@ -214,15 +323,38 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     emit({ type: 'message', team: team.summary.id, message: { ...msg } });
   }
 
+  /** Moves a sent message on, as watching would; an undeliverable message or an ended team stays put. */
   function setStatus(team: FakeTeam, id: string, to: string, status: DeliveryStatus, reason?: string) {
     const msg = team.messages.find((x) => x.id === id);
-    if (msg) msg.status = status;
+    if (msg?.status === 'undeliverable') return;
+    if (team.summary.state === 'ended' && status !== 'undeliverable') return;
+    if (msg) {
+      msg.status = status;
+      if (reason) msg.reason = reason;
+      else delete msg.reason;
+    }
     emit({ type: 'delivery', team: team.summary.id, id, to, status, ...(reason ? { reason } : {}) });
+  }
+
+  const UNDELIVERABLE_ENDED = 'the team ended before it could be delivered';
+
+  function endTeam(teamId: string, reason = 'the lead exited and Claude removed the team folder') {
+    const t = findTeam(teamId);
+    if (!t || t.summary.state === 'ended') return;
+    for (const m of t.messages) {
+      if (m.status !== 'queued' && m.status !== 'accepted') continue;
+      if (m.status === 'queued') queued = Math.max(0, queued - 1);
+      setStatus(t, m.id, m.to, 'undeliverable', UNDELIVERABLE_ENDED);
+    }
+    t.summary = { ...t.summary, state: 'ended', endedAt: now(), endedReason: reason };
+    emit({ type: 'queued-count', count: queued });
+    emit({ type: 'teams', teams: [...teams.values()].map(summaryOf) });
   }
 
   const api: FakeApi = {
     sent,
     emit,
+    endTeam,
     stopTimers() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
@@ -256,6 +388,7 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       sent.push(req);
       const t = findTeam(req.team);
       if (!t) return answer(fail('not_found', `No team "${req.team}"`));
+      if (t.summary.state === 'ended') return answer(fail('refused', `${t.summary.name} has ended; nothing can be sent to it.`));
       const target = t.roster.find((r) => r.name === req.to);
       if (!target) return answer(fail('refused', `${req.to} is not a member of ${t.summary.name}`));
       if (!req.text.trim()) return answer(fail('refused', 'The message is empty.'));
@@ -263,32 +396,45 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       if (target.state === 'terminated') return answer(fail('refused', `${req.to} has shut down; nothing reads its inbox any more.`));
       const at = now();
       const isQueued = req.to === 'implementer';
+      const era = t.summary.era;
       const result: SendResult = isQueued
         ? { id: `s-${++seq}`, status: 'queued', reason: 'inbox unreadable; its bytes were kept' }
         : { id: `s-${++seq}`, status: 'accepted' };
       const msg = makeMsg(req.team, 'user', req.to, req.text, at, {
         id: result.id,
         status: result.status,
+        sentAs: t.summary.sendAs,
         ...(req.summary ? { summary: req.summary } : {}),
-        ...(result.reason ? { queuedReason: result.reason } : {}),
+        ...(result.reason ? { reason: result.reason } : {}),
       });
       t.messages.push(msg);
       if (isQueued) {
         queued++;
         emit({ type: 'queued-count', count: queued });
       }
-      if (stepMs > 0) {
+      // A current lead with no teammates of its own does not read its inbox: the message waits.
+      const waits = era === 'current' && target.isLead && !t.summary.leadReadsInbox;
+      if (stepMs > 0 && !waits) {
         const steps: [number, () => void][] = [];
         if (isQueued)
           steps.push([3 * stepMs, () => {
+            if (t.summary.state === 'ended') return;
             queued = Math.max(0, queued - 1);
             setStatus(t, result.id, req.to, 'accepted');
             emit({ type: 'queued-count', count: queued });
           }]);
         const off = isQueued ? 3 * stepMs : 0;
-        steps.push([off + stepMs, () => setStatus(t, result.id, req.to, 'read')]);
-        steps.push([off + 2 * stepMs, () => {
-          push(t, makeMsg(req.team, req.to, 'user', `On it: _${req.text.slice(0, 60)}_`, now()));
+        steps.push([off + stepMs, () => setStatus(t, result.id, req.to, 'taken')]);
+        steps.push([off + 2 * stepMs, () => setStatus(t, result.id, req.to, 'seen')]);
+        steps.push([off + 3 * stepMs, () => {
+          if (t.summary.state === 'ended') return;
+          const text = `On it: _${req.text.slice(0, 60)}_`;
+          if (era === 'current') {
+            push(t, frameMsg(req.team, req.to, 'team-lead', 'idle_notification', { idleReason: 'available', result: text }, now()));
+            push(t, makeMsg(req.team, req.to, 'user', text, now(), { source: 'idle-notification' }));
+          } else {
+            push(t, makeMsg(req.team, req.to, 'user', text, now(), { source: 'user-inbox' }));
+          }
           setStatus(t, result.id, req.to, 'replied');
           emit({ type: 'roster', team: req.team, roster: t.roster.map((r) => ({ ...r })) });
         }]);
@@ -298,7 +444,15 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     },
     getSettings: () => answer(ok(settings)),
     setSettings(patch) {
+      const problem = patch.senderName === undefined ? undefined : senderNameProblem(patch.senderName);
+      if (problem) return answer(fail('refused', problem));
+      const renamed = patch.senderName !== undefined && patch.senderName !== settings.senderName;
       settings = { ...settings, ...patch };
+      if (renamed) {
+        // Only current teams take the name; what was already sent keeps the name it went under.
+        for (const t of teams.values()) if (t.summary.era === 'current') t.summary = { ...t.summary, sendAs: settings.senderName };
+        later(0, () => emit({ type: 'teams', teams: [...teams.values()].map(summaryOf) }));
+      }
       if (patch.teamsDir !== undefined) {
         teamsRoot = patch.teamsDir || '/home/me/.claude/teams';
         later(0, () => emit({ type: 'snapshot', snapshot: snapshot() }));

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeApi, type FakeApi } from '../dev/fake-api';
-import { threadOf } from './selectors';
+import { LEAD_WAITS_NOTE, composeBlock, composeNote, teamGroups, threadOf } from './selectors';
 import { createDeckStore } from './store';
 
 const stores: { stop(): void }[] = [];
@@ -77,7 +77,7 @@ describe('deck store over a TeamdeckApi', () => {
     expect(s.sendErrors['analysis/researcher']).toMatch(/protocol frame/);
   });
 
-  it('clears the draft on success and advances the message to read and replied', async () => {
+  it('clears the draft on success and advances the message to taken, seen and replied', async () => {
     const { store, actions } = setup();
     await actions.start();
     actions.openMember('analysis', 'researcher');
@@ -96,10 +96,63 @@ describe('deck store over a TeamdeckApi', () => {
     actions.setDraft('analysis', 'implementer', { text: 'rebase please' });
     await actions.send('analysis', 'implementer');
     const m = () => store.getState().byTeam.analysis!.messages.find((x) => x.text === 'rebase please')!;
-    expect(m()).toMatchObject({ status: 'queued', queuedReason: expect.stringContaining('bytes were kept') });
+    expect(m()).toMatchObject({ status: 'queued', reason: expect.stringContaining('bytes were kept') });
     expect(store.getState().queuedCount).toBe(2);
     await vi.waitFor(() => expect(m().status).not.toBe('queued'));
-    expect(m().queuedReason).toBeUndefined();
+    expect(m().reason).toBeUndefined();
+  });
+
+  it('keeps an ended team listed and browsable; what it had not taken turns undeliverable', async () => {
+    const { api, store, actions } = setup({ stepMs: 0 });
+    await actions.start();
+    const team = 'session-40c1f2aa';
+    actions.openTeam(team);
+    await vi.waitFor(() => expect(store.getState().byTeam[team]?.feedLoaded).toBe(0));
+    expect(composeNote(store.getState(), team, 'team-lead')).toBe(LEAD_WAITS_NOTE);
+    actions.setDraft(team, 'team-lead', { text: 'are you there?' });
+    expect(await actions.send(team, 'team-lead')).toBe(true);
+    const mine = () => store.getState().byTeam[team]!.messages.filter((m) => m.from === 'user');
+    expect(mine().every((m) => m.status === 'accepted' && m.sentAs === 'teamdeck')).toBe(true);
+
+    api.endTeam(team);
+    await vi.waitFor(() => expect(store.getState().teams.find((t) => t.id === team)?.state).toBe('ended'));
+    const s = store.getState();
+    expect(s.selectedTeam).toBe(team);
+    expect(teamGroups(s.teams).ended.map((t) => t.id)[0]).toBe(team);
+    expect(mine().map((m) => [m.status, m.reason])).toEqual([
+      ['undeliverable', 'the team ended before it could be delivered'],
+      ['undeliverable', 'the team ended before it could be delivered'],
+    ]);
+    expect(composeBlock(s, team, 'team-lead')?.kind).toBe('ended');
+    expect(composeNote(s, team, 'team-lead')).toBeUndefined();
+
+    // The host refuses too; the draft stays.
+    actions.setDraft(team, 'team-lead', { text: 'hello?' });
+    expect(await actions.send(team, 'team-lead')).toBe(false);
+    expect(store.getState().sendErrors[`${team}/team-lead`]).toMatch(/ended/);
+  });
+
+  it('marks a current team’s answers with where they came from', async () => {
+    const { store, actions } = setup();
+    await actions.start();
+    actions.openTeam('session-7ec79863');
+    actions.openMember('session-7ec79863', 'researcher');
+    actions.setDraft('session-7ec79863', 'researcher', { text: 'one more thing' });
+    await actions.send('session-7ec79863', 'researcher');
+    const thread = () => threadOf(store.getState().byTeam['session-7ec79863']!.messages, 'researcher');
+    await vi.waitFor(() => expect(thread().find((m) => m.text === 'one more thing')?.status).toBe('replied'));
+    const answer = thread().findLast((m) => m.from === 'researcher' && !m.frame)!;
+    expect(answer).toMatchObject({ to: 'user', source: 'idle-notification' });
+  });
+
+  it('refuses a reserved sender name, and a new name is what current teams are written as', async () => {
+    const { store, actions } = setup();
+    await actions.start();
+    expect(await actions.saveSettings({ senderName: 'Team-Lead' })).toMatch(/forged/);
+    expect(store.getState().settings.senderName).toBe('teamdeck');
+    expect(await actions.saveSettings({ senderName: 'deck-2' })).toBeUndefined();
+    await vi.waitFor(() => expect(store.getState().teams.find((t) => t.id === 'session-7ec79863')?.sendAs).toBe('deck-2'));
+    expect(store.getState().teams.find((t) => t.id === 'analysis')?.sendAs).toBe('user');
   });
 
   it('starts a demo from the empty state and opens it', async () => {
