@@ -1,0 +1,191 @@
+// The interactive team lead in a terminal of its own: a private tmux server (`tmux -L`, its
+// socket inside the run folder), so tests never touch a developer's tmux, and Claude Code
+// gets the pty it needs to create a session team (a `-p` lead gets none).
+import { spawnSync } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DUMMY_API_KEY, type RunDir } from './home.js';
+import { delay, waitFor } from './wait.js';
+
+export interface LeadOptions {
+  binary: string;
+  run: RunDir;
+  apiUrl: string;
+  /** Fixes the team name: `session-<first 8 chars>`. Random by default. */
+  sessionId?: string;
+  /** Added to (or overriding) the environment below, e.g. CLAUDE_CODE_ENABLE_TODO_TOOLS. */
+  env?: Record<string, string>;
+}
+
+export interface Lead {
+  sessionId: string;
+  teamName: string;
+  /** The private tmux server's name (`tmux -L <name>`). */
+  tmuxName: string;
+  /** The lead's pid (= config.leadProcess.pid, sessions/<pid>.json). */
+  pid: number;
+  /** The tmux server's pid. */
+  tmuxPid: number;
+  debugLog: string;
+  /** Types a genuine user turn: the text literally, a pause for the TUI's paste window, Enter. */
+  type(text: string): Promise<void>;
+  /** Types /exit and waits for the process to end. */
+  exit(timeoutMs?: number): Promise<void>;
+  /** Sends a signal to the lead, after checking the pid is still the process this run started. */
+  signal(sig: NodeJS.Signals): void;
+  alive(): boolean;
+  waitForExit(timeoutMs: number): Promise<void>;
+  /** The pane's exit status once the lead has ended (tmux keeps the dead pane). */
+  exitStatus(): number | undefined;
+  /** The screen and its scrollback, for failure reports. */
+  capture(): string;
+  /** Ends the lead if it still runs, kills the private tmux server last, removes the run folder. */
+  cleanup(opts?: { keepRunDir?: boolean }): Promise<void>;
+}
+
+/** The lead's environment, built from scratch: nothing leaks in from the developer's shell. */
+export function leadEnv(run: RunDir, apiUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    HOME: run.home,
+    TMPDIR: run.tmp,
+    ANTHROPIC_BASE_URL: apiUrl,
+    ANTHROPIC_API_KEY: DUMMY_API_KEY,
+    CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS: '1',
+    // Else --dangerously-skip-permissions refuses to run as root (CI runs as root).
+    IS_SANDBOX: '1',
+    // Else SendMessage and others are deferred behind ToolSearch and fail when called directly.
+    ENABLE_TOOL_SEARCH: 'false',
+    CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL: '1',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    PATH: '/usr/local/bin:/usr/bin:/bin',
+    ...extra,
+  };
+}
+
+function procCmdline(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+  } catch {
+    return undefined;
+  }
+}
+
+function procAlive(pid: number): boolean {
+  try {
+    // A zombie still has a /proc entry; its state is Z.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export async function startLead(opts: LeadOptions): Promise<Lead> {
+  const { run, binary } = opts;
+  const sessionId = opts.sessionId ?? randomUUID();
+  const teamName = `session-${sessionId.slice(0, 8)}`;
+  const tmuxName = `teamdeck-${randomBytes(6).toString('hex')}`;
+  const debugLog = join(run.run, 'lead-debug.log');
+  const env = leadEnv(run, opts.apiUrl, opts.env);
+  const conf = join(run.run, 'tmux.conf');
+  // The dead pane stays, so its exit status can be read; TERM as the lead's env says.
+  writeFileSync(conf, 'set -g remain-on-exit on\nset -g default-terminal xterm-256color\nset -g history-limit 5000\n');
+  // The server's own environment is the lead's (panes inherit it) with tmux's socket in the run.
+  const tmuxEnv = { ...env, TMUX_TMPDIR: run.run };
+  const tmux = (args: string[]) => {
+    const r = spawnSync('tmux', ['-L', tmuxName, '-f', conf, ...args], { env: tmuxEnv, encoding: 'utf8', timeout: 10_000 });
+    if (r.error) throw new Error(`tmux ${args[0]}: ${r.error.message}`);
+    if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr.trim()}`);
+    return r.stdout;
+  };
+  const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
+  const claudeArgs = ['--session-id', sessionId, '--dangerously-skip-permissions', '--teammate-mode', 'in-process', '--debug-file', debugLog];
+  tmux(['new-session', '-d', '-s', 'lead', '-x', '200', '-y', '50', '-c', run.proj, ...envArgs, binary, ...claudeArgs]);
+  const tmuxPid = Number(tmux(['display-message', '-p', '-t', 'lead', '#{pid}']).trim());
+  const pid = Number(tmux(['display-message', '-p', '-t', 'lead', '#{pane_pid}']).trim());
+  let serverKilled = false;
+
+  const capture = () => {
+    if (serverKilled) return '(tmux server already gone)';
+    try {
+      return tmux(['capture-pane', '-p', '-t', 'lead', '-S', '-200']);
+    } catch (e) {
+      return `(capture failed: ${(e as Error).message})`;
+    }
+  };
+  const ours = (p: number) => {
+    const cmd = procCmdline(p);
+    return cmd !== undefined && (cmd.includes(binary) || cmd.includes(run.run));
+  };
+  const alive = () => procAlive(pid) && ours(pid);
+  const waitForExit = async (timeoutMs: number) => {
+    await waitFor(() => !procAlive(pid), { what: `the lead (pid ${pid}) to exit`, timeoutMs, intervalMs: 5 });
+  };
+  const type = async (text: string) => {
+    tmux(['send-keys', '-t', 'lead', '-l', text]);
+    // The TUI treats keys arriving together as a paste; Enter must come after it settles.
+    await delay(250);
+    tmux(['send-keys', '-t', 'lead', 'Enter']);
+  };
+  const signal = (sig: NodeJS.Signals) => {
+    if (!procAlive(pid)) return;
+    if (!ours(pid)) throw new Error(`refusing to signal pid ${pid}: it is not the lead this run started (${procCmdline(pid)})`);
+    process.kill(pid, sig);
+  };
+
+  const lead: Lead = {
+    sessionId,
+    teamName,
+    tmuxName,
+    pid,
+    tmuxPid,
+    debugLog,
+    type,
+    exit: async (timeoutMs = 10_000) => {
+      await type('/exit');
+      await waitForExit(timeoutMs);
+    },
+    signal,
+    alive,
+    waitForExit,
+    exitStatus: () => {
+      if (serverKilled) return undefined;
+      const out = tmux(['display-message', '-p', '-t', 'lead', '#{pane_dead}:#{pane_dead_status}']).trim();
+      const [dead, status] = out.split(':');
+      return dead === '1' && status !== '' ? Number(status) : undefined;
+    },
+    capture,
+    cleanup: async ({ keepRunDir = false } = {}) => {
+      try {
+        if (alive()) {
+          signal('SIGTERM');
+          await waitForExit(3_000).catch(() => (alive() ? signal('SIGKILL') : undefined));
+        }
+      } finally {
+        if (!serverKilled) {
+          serverKilled = true;
+          spawnSync('tmux', ['-L', tmuxName, 'kill-server'], { env: tmuxEnv, timeout: 10_000 });
+        }
+        if (!keepRunDir) run.remove();
+      }
+    },
+  };
+
+  try {
+    await waitFor(() => !procAlive(pid) || capture().includes('bypass permissions on'), { what: 'the lead TUI to be ready', timeoutMs: 20_000, intervalMs: 50 });
+    if (!procAlive(pid)) throw new Error(`the lead exited at start (status ${lead.exitStatus()}):\n${capture()}`);
+    const config = join(run.teamsDir, teamName, 'config.json');
+    await waitFor(() => existsSync(config) && JSON.parse(readFileSync(config, 'utf8')), { what: `${teamName}/config.json`, timeoutMs: 10_000 });
+  } catch (e) {
+    const screen = capture();
+    const debug = existsSync(debugLog) ? readFileSync(debugLog, 'utf8').split('\n').slice(-40).join('\n') : '(no debug log)';
+    await lead.cleanup({ keepRunDir: !!process.env.TEAMDECK_CLAUDE_KEEP_RUN });
+    throw new Error(`${(e as Error).message}\n--- lead screen ---\n${screen}\n--- lead debug log (tail) ---\n${debug}`);
+  }
+  return lead;
+}
