@@ -141,7 +141,7 @@ describe('engine ordering with Claude-like consumers in other processes', () => 
     expect(svc.queuedCount()).toBe(annIds.length);
     const thread = await svc.thread(TEAM, 'ann');
     expect(thread.map((m) => m.id)).toEqual(annIds);
-    expect(thread.every((m) => m.status === 'queued' && /locked/.test(m.queuedReason ?? ''))).toBe(true);
+    expect(thread.every((m) => m.status === 'queued' && /locked/.test(m.reason ?? ''))).toBe(true);
 
     // Released, and a newer message sent at that very moment: it must not overtake.
     holder.send('release');

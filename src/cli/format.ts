@@ -53,7 +53,9 @@ export function messageJson(m: ThreadMessage): Record<string, unknown> {
   o.timestamp = m.timestamp;
   if (m.color !== undefined) o.color = m.color;
   if (m.status !== undefined) o.status = m.status;
-  if (m.queuedReason !== undefined) o.queuedReason = m.queuedReason;
+  if (m.reason !== undefined) o.reason = m.reason;
+  if (m.sentAs !== undefined) o.sentAs = m.sentAs;
+  if (m.source !== undefined) o.source = m.source;
   if (m.frame) o.frame = m.frame.type;
   return o;
 }

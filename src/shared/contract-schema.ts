@@ -10,6 +10,9 @@ export const MAX_SUMMARY_LENGTH = 1_000;
 export const MAX_PATH_LENGTH = 4_096;
 export const MAX_URL_LENGTH = 2_048;
 export const IDLE_MINUTES_RANGE = { min: 1, max: 1_440 } as const;
+export const MAX_SENDER_NAME_LENGTH = 64;
+/** Sender names Claude Code reserves: unsigned entries from them are rated forged. */
+export const RESERVED_SENDER_NAMES: readonly string[] = ['user', 'team-lead', 'system'];
 
 const utf8 = new TextEncoder();
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -43,6 +46,12 @@ export const settingsPatchSchema = z.strictObject({
     .optional(),
   idleMinutes: z.number().int().min(IDLE_MINUTES_RANGE.min).max(IDLE_MINUTES_RANGE.max).optional(),
   notifications: z.boolean().optional(),
+  senderName: z
+    .string()
+    .max(MAX_SENDER_NAME_LENGTH, { abort: true })
+    .regex(/^[A-Za-z0-9_-]+$/, 'may only use letters, digits, "_" and "-"')
+    .refine((s) => !RESERVED_SENDER_NAMES.includes(s.toLowerCase()), 'is reserved by Claude Code (messages from it are rated forged)')
+    .optional(),
 });
 
 export const externalUrlSchema = z

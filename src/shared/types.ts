@@ -144,7 +144,12 @@ export interface SendRequest {
   summary?: string;
 }
 
-export type SendResult = { id: string; status: 'accepted' | 'queued'; reason?: string };
+/**
+ * `accepted`: in the target's inbox; `queued`: journaled, delivered later (with the reason it
+ * waits); `undeliverable`: journaled, but the target can never read it (the team ended or the
+ * member shut down between the check and the write), with the reason.
+ */
+export type SendResult = { id: string; status: 'accepted' | 'queued' | 'undeliverable'; reason?: string };
 
 /** A message as the app shows it: what was seen or sent, plus delivery state for sent ones. */
 export interface ThreadMessage extends TeamMessage {

@@ -32,7 +32,7 @@ interface RunnerOptions {
 export interface SentLine {
   tag?: string;
   id?: string;
-  status?: 'accepted' | 'queued';
+  status?: 'accepted' | 'queued' | 'undeliverable';
   reason?: string;
   error?: string;
   to: string;
@@ -80,7 +80,7 @@ async function send(team: string, to: string, text: string, tag?: string): Promi
     const r = await svc.send({ team, to, text });
     line.id = r.id;
     line.status = r.status;
-    if (r.status === 'queued') line.reason = r.reason;
+    if (r.status !== 'accepted') line.reason = r.reason;
   } catch (e) {
     line.error = (e as Error).message;
   }

@@ -247,6 +247,7 @@ export class ApiHandlers {
       setSettings: guard('setSettings', async (patch: Partial<Settings>) => {
         const settings = await this.opts.settings.update(patch);
         if (patch.idleMinutes !== undefined) this.service.setIdleThresholdMs(settings.idleMinutes * 60_000);
+        if (patch.senderName !== undefined) this.service.setSenderName(settings.senderName);
         if (patch.teamsDir !== undefined) {
           const choice = chooseTeamsRoot({ flag: this.opts.teamsDirFlag, env: this.opts.env, setting: settings.teamsDir });
           // Leaving the demo, or pointing at another root, takes effect now.
@@ -285,5 +286,5 @@ export class ApiHandlers {
 }
 
 function serviceOptions(teamsRoot: string, stateDir: string, settings: Settings): TeamServiceOptions {
-  return { teamsRoot, stateDir, idleThresholdMs: settings.idleMinutes * 60_000, watch: true };
+  return { teamsRoot, stateDir, idleThresholdMs: settings.idleMinutes * 60_000, senderName: settings.senderName, watch: true };
 }

@@ -8,6 +8,10 @@ export interface TeamServiceOptions {
   /** Where the journal, preserved files and the owner lock live. */
   stateDir: string;
   idleThresholdMs?: number;
+  /** Claude's config dir (sessions, projects, tasks); default: the teams root's parent. */
+  configDir?: string;
+  /** The sender name written on current-era teams (default `teamdeck`; reserved names refused). */
+  senderName?: string;
   /** Injectable clock (ms since epoch) for presence and timestamps. */
   now?: () => number;
   /** Watch the teams root for changes (default true). One-shot CLI commands turn it off. */
@@ -61,5 +65,7 @@ export interface TeamServiceApi {
   problems(): TeamProblem[];
   queuedCount(): number;
   setIdleThresholdMs(ms: number): void;
+  /** The sender name for current-era teams from now on; throws SendRefusedError for a reserved name. */
+  setSenderName(name: string): void;
   onEvent(listener: (event: AppEvent) => void): () => void;
 }

@@ -5,10 +5,11 @@ import { z } from 'zod';
 import type { Settings } from '../../shared/contract.js';
 import { IDLE_MINUTES_RANGE, MAX_PATH_LENGTH } from '../../shared/contract-schema.js';
 import { writeFileAtomic } from './delivery/atomic-write.js';
+import { DEFAULT_SENDER_NAME, senderNameProblem } from './claude/era.js';
 
 export const SETTINGS_FILE = 'settings.json';
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ teamsDir: '', idleMinutes: 5, notifications: true });
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME });
 
 // A field that is missing or wrong falls back to its default instead of losing the whole file;
 // unknown fields (a newer version's) are kept and written back untouched.
@@ -22,6 +23,12 @@ const fileSchema = z.looseObject({
     .catch(DEFAULT_SETTINGS.idleMinutes)
     .default(DEFAULT_SETTINGS.idleMinutes),
   notifications: z.boolean().catch(DEFAULT_SETTINGS.notifications).default(DEFAULT_SETTINGS.notifications),
+  // A reserved or malformed name in the file (edited by hand) falls back to the default.
+  senderName: z
+    .string()
+    .refine((s) => senderNameProblem(s) === undefined)
+    .catch(DEFAULT_SETTINGS.senderName)
+    .default(DEFAULT_SETTINGS.senderName),
 });
 
 export interface SettingsLoad {
@@ -41,8 +48,8 @@ export function parseSettings(text: string | undefined): SettingsLoad & { extra:
   }
   const r = fileSchema.safeParse(json);
   if (!r.success) return { settings: { ...DEFAULT_SETTINGS }, extra: {}, problem: `${SETTINGS_FILE} is not an object; using defaults` };
-  const { teamsDir, idleMinutes, notifications, ...extra } = r.data;
-  return { settings: { teamsDir, idleMinutes, notifications }, extra };
+  const { teamsDir, idleMinutes, notifications, senderName, ...extra } = r.data;
+  return { settings: { teamsDir, idleMinutes, notifications, senderName }, extra };
 }
 
 export class SettingsStore {
@@ -85,6 +92,7 @@ export class SettingsStore {
       if (patch.teamsDir !== undefined) next.teamsDir = patch.teamsDir;
       if (patch.idleMinutes !== undefined) next.idleMinutes = patch.idleMinutes;
       if (patch.notifications !== undefined) next.notifications = patch.notifications;
+      if (patch.senderName !== undefined) next.senderName = patch.senderName;
       await mkdir(dirname(this.path), { recursive: true });
       await writeFileAtomic(this.path, JSON.stringify({ ...this.extra, ...next }, null, 2) + '\n');
       this.current = next;

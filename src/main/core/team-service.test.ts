@@ -76,7 +76,7 @@ describe('TeamService', () => {
     expect(r.status).toBe('accepted');
     const taken = await claudeConsume(inbox('alpha', 'researcher'), 'prune');
     expect(taken.map((m) => m.text)).toEqual(['please look']);
-    await until(async () => (await svc!.thread('alpha', 'researcher')).some((m) => m.status === 'read'));
+    await until(async () => (await svc!.thread('alpha', 'researcher')).some((m) => m.status === 'taken'));
     await claudeAppend(inbox('alpha', 'user'), { from: 'researcher', text: 'done', timestamp: new Date(Date.now() + 5).toISOString(), read: false });
     await until(async () => (await svc!.thread('alpha', 'researcher')).some((m) => m.status === 'replied'));
     const thread = await svc.thread('alpha', 'researcher');
@@ -85,7 +85,7 @@ describe('TeamService', () => {
       ['researcher', 'done'],
     ]);
     const statuses = events.filter((e) => e.type === 'delivery' && e.id === r.id).map((e) => (e as { status: string }).status);
-    expect(statuses).toEqual(['accepted', 'read', 'replied']);
+    expect(statuses).toEqual(['accepted', 'taken', 'replied']);
   });
 
   it('answers queued while the inbox lock is held, then delivers in order after release', async () => {

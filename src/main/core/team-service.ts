@@ -1,42 +1,41 @@
-// The engine: durable sends (the Steer model on files), history, receipts and presence for
-// every team under one teams root. Plain Node; every shell wraps this one class.
-import { lstat, stat, readdir, rm } from 'node:fs/promises';
-import { lstatSync } from 'node:fs';
+// The engine's facade: every shell (Electron main, the CLI, the browser host) uses this one
+// class. It finds the teams (running ones under the teams root, ended ones in the state dir),
+// reads Claude's files into each team's history, and hands sends to the delivery engine. The
+// rules live in their own modules: claude/ (what Claude does, per era), delivery/ (journal,
+// outboxes, the inbox channel), history/ (ingest, views, transcripts, remembered teams).
+import { lstat, readdir, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
-import type {
-  DeliveryStatus,
-  MemberInfo,
-  RosterEntry,
-  SendRequest,
-  SendResult,
-  TeamMessage,
-  TeamProblem,
-  TeamSummary,
-  ThreadMessage,
-} from '../../shared/types.js';
-import { readTeamConfig, type TeamConfig } from './claude/config.js';
-import { looksLikeProtocolFrame, parseFrame, isShutdownApproval } from './claude/frames.js';
-import { appendManyToInbox, userInboxEntry } from './claude/inbox-writer.js';
+import type { RosterEntry, SendRequest, SendResult, TeamProblem, TeamSummary, ThreadMessage } from '../../shared/types.js';
+import { readTeamConfig } from './claude/config.js';
+import { classifyEra, DEFAULT_SENDER_NAME, leadReadsInbox, senderFor, senderNameProblem } from './claude/era.js';
 import { InboxReader } from './claude/inbox-tail.js';
-import { Journal, type FoldedState, type JournalRecord, type SentState, type ObservedState } from './delivery/journal.js';
-import { newMessageId } from './claude/message-id.js';
-import { TargetOutbox, DEFAULT_BACKOFF, type BackoffOptions, type Outcome } from './delivery/outbox.js';
-import { inboxFileStem, teamDirName, teamPaths, isSafeSegment } from './claude/paths.js';
+import { ENDED_FOLDER_GONE, judgeLiveness } from './claude/lifecycle.js';
+import { inboxFileStem, isSafeSegment, teamDirName, teamPaths } from './claude/paths.js';
+import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude/team-reader.js';
+import { Deliveries } from './delivery/deliveries.js';
+import { Journal } from './delivery/journal.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from './delivery/outbox.js';
+import { checkTarget, checkText, findMember } from './delivery/send-checks.js';
+import { foldInbox, noteEvent, noteObserved } from './history/ingest.js';
+import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMeta, type TeamMeta } from './history/team-meta.js';
+import { TranscriptWatch } from './history/transcript-watch.js';
+import { feedOf, observedToThread, threadOf } from './history/views.js';
 import { DEFAULT_IDLE_THRESHOLD_MS, memberState } from './presence.js';
 import { preserveBytes } from './preserve.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
 import { acquireStateLock } from './state-lock.js';
-import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude/team-reader.js';
+import { TeamRuntime } from './team-runtime.js';
 import { Coalescer, watchTeamsRoot, type RootWatcher, type WatchTarget } from './watcher.js';
 
-export const MAX_TEXT_BYTES = 65_536;
-export const MAX_SUMMARY_CHARS = 1_000;
+export { MAX_TEXT_BYTES, MAX_SUMMARY_CHARS } from './delivery/send-checks.js';
 export const DEFAULT_MAX_PENDING = 64;
 /** An inbox this large is reported: Claude's delivery is known to stall past about 1 MB. */
 export const HUGE_INBOX_BYTES = 1_000_000;
 /** Journal records in one segment before it is folded into a snapshot. */
 const COMPACT_AFTER = 50_000;
+/** How often transcripts are looked at while a delivered message waits to be seen. */
+const SEEN_POLL_MS = 500;
 
 export class TeamNotFoundError extends Error {
   readonly code = 'not_found';
@@ -46,54 +45,25 @@ export class TeamNotFoundError extends Error {
   }
 }
 
-interface InboxSeen {
-  size: number;
-  mtimeMs: number;
-}
-
-/** Everything the service holds for one team. */
-class TeamRuntime {
-  config: TeamConfig | undefined;
-  configProblem: TeamProblem | undefined;
-  owners: string[] = [];
-  members: MemberInfo[] = [];
-  problems = new Map<string, TeamProblem>();
-  outboxes = new Map<string, TargetOutbox>();
-  /** Last time each member did anything (ms), and who approved its own shutdown. */
-  lastEvent = new Map<string, number>();
-  terminated = new Set<string>();
-  /** Latest message time from each member to the user, for `replied`. */
-  lastReply = new Map<string, number>();
-  /** Status last announced per sent id, to emit only changes. */
-  announced = new Map<string, DeliveryStatus>();
-  /** Why each waiting message waits. */
-  waitReason = new Map<string, string>();
-  /** Write sequence at which each sent id was written into its inbox in this process. */
-  writtenSeq = new Map<string, number>();
-  seen = new Map<string, InboxSeen>();
-  constructor(
-    readonly id: string,
-    readonly journal: Journal,
-    readonly state: FoldedState,
-  ) {}
-}
-
 export class TeamService implements TeamServiceApi {
   readonly teamsRoot: string;
   readonly stateDir: string;
+  /** Claude's config dir (`~/.claude`): sessions, projects (transcripts) and tasks live here. */
+  readonly configDir: string;
   private readonly now: () => number;
   private idleMs: number;
-  private readonly maxPending: number;
+  private senderName: string;
   private readonly watchEnabled: boolean;
-  private readonly backoff: BackoffOptions;
+  private readonly rescanMs: number;
+  private readonly delivery: Deliveries;
   private teams = new Map<string, TeamRuntime>();
   private opening = new Map<string, Promise<TeamRuntime | undefined>>();
   private listeners = new Set<(e: AppEvent) => void>();
   private release: (() => Promise<void>) | undefined;
   private watcher: RootWatcher | undefined;
   private rescanTimer: NodeJS.Timeout | undefined;
+  private seenTimer: NodeJS.Timeout | undefined;
   private globalProblems = new Map<string, TeamProblem>();
-  private writeSeq = 0;
   private started = false;
   private stopping = false;
   private readonly reads: Coalescer;
@@ -107,16 +77,26 @@ export class TeamService implements TeamServiceApi {
   constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number }) {
     this.teamsRoot = opts.teamsRoot;
     this.stateDir = opts.stateDir;
+    this.configDir = opts.configDir ?? dirname(opts.teamsRoot);
     this.now = opts.now ?? Date.now;
     this.idleMs = opts.idleThresholdMs ?? DEFAULT_IDLE_THRESHOLD_MS;
-    this.maxPending = opts.maxPendingPerTarget ?? DEFAULT_MAX_PENDING;
+    this.senderName = opts.senderName ?? DEFAULT_SENDER_NAME;
+    const problem = senderNameProblem(this.senderName);
+    if (problem) throw new Error(problem);
     this.watchEnabled = opts.watch ?? true;
-    this.backoff = opts.backoff ?? DEFAULT_BACKOFF;
     this.rescanMs = opts.rescanMs ?? 2_000;
     this.openInBackground = opts.openInBackground ?? false;
     this.reads = new Coalescer((key) => this.readKey(key));
+    this.delivery = new Deliveries({
+      teamsRoot: this.teamsRoot,
+      stateDir: this.stateDir,
+      now: this.now,
+      backoff: opts.backoff ?? DEFAULT_BACKOFF,
+      maxPending: opts.maxPendingPerTarget ?? DEFAULT_MAX_PENDING,
+      emit: (e) => this.emit(e),
+      queuedCount: () => this.queuedCount(),
+    });
   }
-  private readonly rescanMs: number;
 
   // ---------------------------------------------------------------- lifecycle
 
@@ -129,9 +109,9 @@ export class TeamService implements TeamServiceApi {
       if (this.openInBackground) {
         await this.listUnopened();
         // A team this pass fails to read is read again by the next rescan, or when it is asked for.
-        this.background = this.scanTeams().catch(() => {});
+        this.background = this.scanTeams(true).catch(() => {});
       } else {
-        await this.scanTeams();
+        await this.scanTeams(true);
       }
       if (this.watchEnabled) {
         this.startWatching();
@@ -148,6 +128,7 @@ export class TeamService implements TeamServiceApi {
     if (this.stopping) return;
     this.stopping = true;
     if (this.rescanTimer) clearInterval(this.rescanTimer);
+    if (this.seenTimer) clearTimeout(this.seenTimer);
     await this.watcher?.close().catch(() => {});
     // A team being read in the background finishes first: its journal is closed below.
     await this.background;
@@ -183,6 +164,14 @@ export class TeamService implements TeamServiceApi {
     for (const t of this.teams.values()) this.emit({ type: 'roster', team: t.id, roster: this.rosterOf(t) });
   }
 
+  /** The sender name written on current-era teams from now on (refuses reserved names). */
+  setSenderName(name: string): void {
+    const problem = senderNameProblem(name);
+    if (problem) throw new SendRefusedError(problem);
+    this.senderName = name;
+    this.emit({ type: 'teams', teams: this.summaries() });
+  }
+
   // ---------------------------------------------------------------- discovery and reading
 
   private startWatching(): void {
@@ -212,9 +201,10 @@ export class TeamService implements TeamServiceApi {
   private async readKey(key: string): Promise<void> {
     if (this.stopping) return;
     const [kind, team, owner] = key.split('\u0000');
-    if (kind === 'scan') return this.scanTeams();
+    if (kind === 'scan') return this.scanTeams(false);
+    if (kind === 'seen') return this.pollTranscripts();
     const rt = this.teams.get(team!) ?? (await this.openTeam(team!));
-    if (!rt) return;
+    if (!rt || rt.ended) return;
     if (kind === 'c') return this.loadConfig(rt, true);
     if (kind === 'i') return this.ingestInbox(rt, owner!, true);
   }
@@ -224,6 +214,8 @@ export class TeamService implements TeamServiceApi {
     if (this.stopping) return;
     this.reads.schedule('scan');
     for (const rt of this.teams.values()) {
+      if (rt.ended) continue;
+      this.checkLiveness(rt);
       for (const owner of await listInboxOwners(teamPaths(this.teamsRoot, rt.id).inboxes)) {
         const seen = rt.seen.get(owner);
         try {
@@ -233,8 +225,8 @@ export class TeamService implements TeamServiceApi {
           // gone between listing and stat
         }
       }
-      // Waiting messages get another chance even when no file event arrives.
     }
+    this.reads.schedule('seen');
   }
 
   /** The teams under the root, listed from their configs before their histories are read. */
@@ -242,29 +234,66 @@ export class TeamService implements TeamServiceApi {
     for (const id of await listTeamIds(this.teamsRoot)) {
       const r = await readTeamConfig(teamPaths(this.teamsRoot, id).config);
       const config = r.kind === 'ok' ? r.config : undefined;
-      const s: TeamSummary = { id, name: config?.name ?? id, memberCount: config?.members.length ?? 0, problems: [] };
+      const era = classifyEra({ teamId: id, config });
+      const s: TeamSummary = {
+        id,
+        name: config?.name ?? id,
+        memberCount: config?.members.length ?? 0,
+        problems: [],
+        era,
+        state: 'running',
+        sendAs: senderFor(era, this.senderName),
+        leadReadsInbox: leadReadsInbox(era, config, undefined),
+      };
       if (config?.description !== undefined) s.description = config.description;
       if (config?.createdAt !== undefined) s.createdAt = config.createdAt;
       this.unopened.set(id, s);
     }
   }
 
-  private async scanTeams(): Promise<void> {
+  /**
+   * Opens every team under the root not open yet, and notices teams whose folder is gone: they
+   * ended. At start, teams known only from the state dir (ended while Teamdeck was away) too.
+   */
+  private async scanTeams(includeRemembered: boolean): Promise<void> {
     // In the order the window lists them, so the team it opens first is read first.
     const ids = (await listTeamIds(this.teamsRoot)).sort((a, b) => a.localeCompare(b));
+    const present = new Set(ids);
     let changed = false;
     for (const id of ids) {
       if (this.stopping) return;
-      if (!this.teams.has(id)) {
-        const rt = await this.openTeam(id);
-        if (rt) changed = true;
+      const rt = this.teams.get(id);
+      if (!rt) {
+        if (await this.openTeam(id)) changed = true;
+      } else if (rt.ended && rt.ended.reason === ENDED_FOLDER_GONE) {
+        // A folder of that name is back (a legacy team made again): read it as running.
+        if (await this.reopenTeam(rt)) changed = true;
       } else {
-        const rt = this.teams.get(id)!;
         const owners = await listInboxOwners(teamPaths(this.teamsRoot, id).inboxes);
         for (const o of owners) if (!rt.owners.includes(o)) this.reads.schedule(`i\u0000${id}\u0000${o}`);
       }
     }
+    for (const rt of this.teams.values()) {
+      if (!present.has(rt.id) && !rt.ended && !(await this.folderPresent(rt.id))) {
+        await this.markEnded(rt, ENDED_FOLDER_GONE);
+        changed = true;
+      }
+    }
+    if (includeRemembered) {
+      for (const id of await listJournalTeams(this.stateDir)) {
+        if (this.stopping) return;
+        if (!present.has(id) && !this.teams.has(id) && (await this.openTeam(id))) changed = true;
+      }
+    }
     if (changed) this.emit({ type: 'teams', teams: this.summaries() });
+  }
+
+  private async folderPresent(id: string): Promise<boolean> {
+    try {
+      return (await lstat(teamPaths(this.teamsRoot, id).dir)).isDirectory();
+    } catch {
+      return false;
+    }
   }
 
   private openTeam(id: string): Promise<TeamRuntime | undefined> {
@@ -288,40 +317,68 @@ export class TeamService implements TeamServiceApi {
   }
 
   private async doOpenTeam(id: string): Promise<TeamRuntime | undefined> {
-    const paths = teamPaths(this.teamsRoot, id);
-    try {
-      const st = await lstat(paths.dir);
-      if (!st.isDirectory()) return undefined;
-    } catch {
-      return undefined;
-    }
+    const folder = await this.folderPresent(id);
+    const journalDir = journalDirOf(this.stateDir, id);
+    const meta = await readTeamMeta(journalDir);
+    // An ended team is listed only while Teamdeck remembers something of it (and a name that
+    // is neither a folder nor a journal gets no journal made for it).
+    if (!folder && !meta && !(await lstat(journalDir).then(() => true, () => false))) return undefined;
     let opened;
     try {
-      opened = await Journal.open(join(this.stateDir, 'journal', id));
+      opened = await Journal.open(journalDir);
     } catch (e) {
       // A journal we cannot fold (or even open) is never guessed at: the team is shown as
       // broken, and nothing is sent to it until a human looks. The other teams carry on.
       this.problem({ kind: 'journal', file: `journal/${id}`, message: (e as Error).message });
       return undefined;
     }
+    if (!folder && !meta && opened.state.records === 0) {
+      await opened.journal.close();
+      return undefined;
+    }
     const rt = new TeamRuntime(id, opened.journal, opened.state);
+    rt.meta = meta;
+    if (meta) rt.era = meta.era;
     if (opened.tornBytes > 0) {
       this.problem({ kind: 'journal', file: `journal/${id}`, message: `recovered from a crash: cut ${opened.tornBytes} bytes of an unfinished journal line` }, false);
     }
-    // Presence and reply facts from history.
-    for (const o of rt.state.observed.values()) this.noteObserved(rt, o);
     this.teams.set(id, rt);
-    await this.loadConfig(rt, false);
-    rt.owners = await listInboxOwners(paths.inboxes);
-    for (const owner of rt.owners) await this.ingestInbox(rt, owner, false);
-    rt.members = buildMembers(rt.config, rt.owners, rt.state.observed.values());
-    // Recovery: everything queued and not delivered, per target, in journal order.
-    for (const s of rt.state.sent.values()) {
-      if (s.deliveredAt === undefined) this.outboxFor(rt, s.to).enqueue(s.id);
-      rt.announced.set(s.id, this.statusOf(rt, s));
+    if (folder) {
+      await this.loadConfig(rt, false);
+      rt.owners = await listInboxOwners(teamPaths(this.teamsRoot, id).inboxes);
+      rt.era = classifyEra({ teamId: id, config: rt.config, hasUserInbox: rt.owners.includes(USER_INBOX) });
     }
+    // Presence, reply and answer facts from history (after the era is known).
+    for (const o of rt.state.observed.values()) noteObserved(rt, o);
+    if (folder) {
+      for (const owner of rt.owners) await this.ingestInbox(rt, owner, false);
+      this.rebuildMembers(rt);
+      this.checkLiveness(rt, false);
+    } else {
+      rt.members = mergeMembers(buildMembers(undefined, [], rt.state.observed.values()), meta?.members ?? []);
+      rt.ended = { at: meta?.endedAt ?? this.now(), reason: meta?.endedReason ?? ENDED_FOLDER_GONE };
+    }
+    this.watchTranscripts(rt);
+    this.delivery.recover(rt);
+    await this.rememberTeam(rt);
     if (rt.state.records > COMPACT_AFTER && rt.journal.segmentRecords > COMPACT_AFTER / 2) await rt.journal.compact(rt.state);
     return rt;
+  }
+
+  /** A team folder of an ended team's name is there again: read it as a running team. */
+  private async reopenTeam(rt: TeamRuntime): Promise<boolean> {
+    rt.ended = undefined;
+    await this.loadConfig(rt, false);
+    rt.owners = await listInboxOwners(teamPaths(this.teamsRoot, rt.id).inboxes);
+    for (const owner of rt.owners) await this.ingestInbox(rt, owner, false);
+    this.rebuildMembers(rt);
+    await this.rememberTeam(rt);
+    this.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
+    return true;
+  }
+
+  private rebuildMembers(rt: TeamRuntime): void {
+    rt.members = mergeMembers(buildMembers(rt.config, rt.owners, rt.state.observed.values()), rt.meta?.members ?? []);
   }
 
   private async loadConfig(rt: TeamRuntime, announce: boolean): Promise<void> {
@@ -333,17 +390,65 @@ export class TeamService implements TeamServiceApi {
         rt.problems.set('config', { kind: 'config', file: `${rt.id}/config.json`, message: r.config.skippedMembers.join('; ') });
       }
       for (const m of r.config.members) {
-        if (m.joinedAt !== undefined) this.noteEvent(rt, m.name, m.joinedAt);
+        if (m.joinedAt !== undefined) noteEvent(rt, m.name, m.joinedAt);
       }
     } else if (r.kind === 'invalid') {
       // Keep the last good config: a half-written config must not empty the roster.
       rt.problems.set('config', { kind: 'config', file: `${rt.id}/config.json`, message: r.message });
     }
-    if (announce) this.refreshMembers(rt);
+    if (!announce) return;
+    rt.era = classifyEra({ teamId: rt.id, config: rt.config, hasUserInbox: rt.owners.includes(USER_INBOX) });
+    this.checkLiveness(rt, false);
+    this.watchTranscripts(rt);
+    this.refreshMembers(rt);
+    await this.rememberTeam(rt);
+  }
+
+  /** A current-era team whose lead's process is gone has ended, though Claude left its folder. */
+  private checkLiveness(rt: TeamRuntime, announce = true): void {
+    if (rt.ended) return;
+    const live = judgeLiveness(rt.era, rt.config);
+    if (live.state === 'ended') void this.markEnded(rt, live.reason, announce);
+  }
+
+  /** The team ended: its members with it; what waits for it becomes undeliverable. */
+  private async markEnded(rt: TeamRuntime, reason: string, announce = true): Promise<void> {
+    if (rt.ended) return;
+    rt.ended = { at: this.now(), reason };
+    this.delivery.kickAll(rt);
+    await this.rememberTeam(rt).catch(() => {});
+    if (!announce) return;
+    this.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
+    this.emit({ type: 'teams', teams: this.summaries() });
+  }
+
+  /** Writes team.json when what Teamdeck remembers of the team changed. */
+  private async rememberTeam(rt: TeamRuntime): Promise<void> {
+    const meta: TeamMeta = {
+      v: 1,
+      id: rt.id,
+      name: rt.config?.name ?? rt.meta?.name ?? rt.id,
+      era: rt.era,
+      members: rt.members.map((m) => ({ ...m })),
+    };
+    const createdAt = rt.config?.createdAt ?? rt.meta?.createdAt;
+    if (createdAt !== undefined) meta.createdAt = createdAt;
+    const leadSessionId = rt.config?.leadSessionId ?? rt.meta?.leadSessionId;
+    if (leadSessionId !== undefined) meta.leadSessionId = leadSessionId;
+    if (rt.ended) {
+      meta.endedAt = rt.ended.at;
+      meta.endedReason = rt.ended.reason;
+    }
+    if (JSON.stringify(meta) === JSON.stringify(rt.meta)) return;
+    // A team with nothing in its history and nothing to remember is not worth a file (Claude's
+    // transient startup teams live for milliseconds).
+    if (!rt.meta && rt.state.records === 0 && rt.ended) return;
+    rt.meta = meta;
+    await writeTeamMeta(rt.journal.dir, meta).catch((e: Error) => this.problem({ kind: 'journal', file: `journal/${rt.id}/team.json`, message: `cannot remember the team: ${e.message}` }));
   }
 
   private refreshMembers(rt: TeamRuntime): void {
-    rt.members = buildMembers(rt.config, rt.owners, rt.state.observed.values());
+    this.rebuildMembers(rt);
     this.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
     this.emit({ type: 'teams', teams: this.summaries() });
   }
@@ -353,7 +458,7 @@ export class TeamService implements TeamServiceApi {
    * the only thing it may do for delivery is wake a waiting queue.
    */
   private async ingestInbox(rt: TeamRuntime, owner: string, announce: boolean): Promise<void> {
-    const seqAtStart = this.writeSeq;
+    const seqAtStart = this.delivery.writeSeq;
     const path = join(teamPaths(this.teamsRoot, rt.id).inboxes, `${owner}.json`);
     const file = `${rt.id}/inboxes/${owner}.json`;
     const r = await this.inboxReader.read(path, rt.id, owner);
@@ -390,88 +495,82 @@ export class TeamService implements TeamServiceApi {
     } else if (rt.problems.delete(key) && announce) {
       this.emit({ type: 'teams', teams: this.summaries() });
     }
-
-    const records: JournalRecord[] = [];
-    const fresh: ObservedState[] = [];
-    const at = this.now();
-    const ownerStem = inboxFileStem(owner);
     // When the file only grew by appends since the last read, the messages before are the same
     // bytes as then, already folded in: only the new ones are looked at.
     const from = 'appended' in r ? r.messages.length - r.appended : 0;
-    for (let i = from; i < r.messages.length; i++) {
-      const m = r.messages[i]!;
-      const sent = rt.state.sent.get(m.id);
-      if (sent) {
-        if (m.read && sent.deliveredAt !== undefined && sent.consumedAt === undefined) {
-          sent.consumedAt = at;
-          records.push({ t: 'consumed', id: sent.id, to: sent.to, at, how: 'flagged' });
-        }
-        continue;
-      }
-      if (rt.state.observed.has(m.id)) continue;
-      const o: ObservedState = { id: m.id, from: m.from, to: owner, text: m.text, timestamp: m.timestamp, at };
-      if (m.summary !== undefined) o.summary = m.summary;
-      if (m.color !== undefined) o.color = m.color;
-      rt.state.observed.set(o.id, o);
-      records.push({ t: 'observed', ...o });
-      fresh.push(o);
-    }
-    // A delivered message that is no longer in its inbox was consumed (pruned) by its owner.
-    // Only a read that began after the write can tell: an earlier one may predate it.
-    let present: Set<string> | undefined;
-    for (const s of rt.state.sent.values()) {
-      if (s.deliveredAt === undefined || s.consumedAt !== undefined || inboxFileStem(s.to) !== ownerStem) continue;
-      const seq = rt.writtenSeq.get(s.id) ?? 0;
-      if (seq > seqAtStart) continue;
-      present ??= new Set(r.messages.map((m) => m.id));
-      if (present.has(s.id)) continue;
-      s.consumedAt = at;
-      records.push({ t: 'consumed', id: s.id, to: s.to, at, how: 'pruned' });
-    }
+    const { records, fresh } = foldInbox(rt, owner, r.messages, from, seqAtStart, this.now());
     if (records.length) {
       await rt.journal.append(...records);
       rt.state.records += records.length;
     }
     let rosterChanged = false;
     for (const o of fresh) {
-      if (this.noteObserved(rt, o)) rosterChanged = true;
+      const wasTerminated = rt.terminated.has(o.from);
+      if (noteObserved(rt, o)) rosterChanged = true;
+      // A member that shut down never reads again: what waits for it is undeliverable now.
+      if (!wasTerminated && rt.terminated.has(o.from)) rt.outboxes.get(inboxFileStem(o.from))?.kick();
     }
     if (!announce) return;
-    for (const o of fresh) this.emit({ type: 'message', team: rt.id, message: this.observedToThread(rt, o) });
-    this.announceStatuses(rt);
+    for (const o of fresh) this.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
+    this.delivery.announceAll(rt);
     if (rosterChanged || fresh.some((o) => !rt.members.some((mm) => mm.name === o.from))) this.refreshMembers(rt);
     // The target's inbox changed: a queue waiting on it may get through now.
-    rt.outboxes.get(ownerStem)?.kick();
+    rt.outboxes.get(inboxFileStem(owner))?.kick();
+    if (records.some((x) => x.t === 'consumed')) this.scheduleSeenPoll();
     if (rt.journal.segmentRecords > COMPACT_AFTER) await rt.journal.compact(rt.state);
   }
 
-  /** Updates presence and reply facts; true when a roster-visible fact changed. */
-  private noteObserved(rt: TeamRuntime, o: ObservedState): boolean {
-    if (o.from === USER_INBOX) return false;
-    const time = Date.parse(o.timestamp) || o.at;
-    let changed = this.noteEvent(rt, o.from, time);
-    if (o.to === USER_INBOX) {
-      const prev = rt.lastReply.get(o.from) ?? 0;
-      if (time > prev) rt.lastReply.set(o.from, time);
-    }
-    // Only a shutdown approval matters here, and its text names it (unless escaped): the other
-    // frames (most of a team's traffic) need not be parsed again at every start.
-    const frame = o.text.includes('shutdown_') || o.text.includes('\\u') ? parseFrame(o.text) : undefined;
-    if (isShutdownApproval(frame) && !rt.terminated.has(o.from)) {
-      rt.terminated.add(o.from);
-      changed = true;
-    }
-    return changed;
+  // ---------------------------------------------------------------- transcripts (current era)
+
+  private watchTranscripts(rt: TeamRuntime): void {
+    const session = rt.config?.leadSessionId ?? rt.meta?.leadSessionId;
+    if (rt.era !== 'current' || !session || rt.transcripts?.leadSessionId === session) return;
+    rt.transcripts = new TranscriptWatch(this.configDir, session, rt.config?.name ?? rt.id);
   }
 
-  private noteEvent(rt: TeamRuntime, member: string, time: number): boolean {
-    const prev = rt.lastEvent.get(member);
-    if (prev === undefined || time > prev) {
-      rt.lastEvent.set(member, time);
-      return true;
-    }
-    return false;
+  /** While a delivered message waits to be seen, transcripts are looked at twice a second. */
+  private scheduleSeenPoll(): void {
+    if (this.seenTimer || this.stopping || !this.watchEnabled) return;
+    this.seenTimer = setTimeout(() => {
+      this.seenTimer = undefined;
+      this.reads.schedule('seen');
+    }, SEEN_POLL_MS);
+    this.seenTimer.unref?.();
   }
+
+  /** Reads what was appended to the teams' transcripts: `seen` receipts and answers. */
+  private async pollTranscripts(): Promise<void> {
+    let waiting = false;
+    for (const rt of this.teams.values()) {
+      if (!rt.transcripts) continue;
+      const unseen = [...rt.state.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
+      if (rt.ended && unseen.length === 0) continue;
+      const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead');
+      const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && p.text.includes(s.text) && p.text.includes(`teammate_id="${s.from}"`)));
+      if (seen.length) await this.delivery.markSeen(rt, seen.map((s) => s.id));
+      // Addressed to the user, or to any name Teamdeck wrote as on this team.
+      const ours = new Set([USER_INBOX, senderFor(rt.era, this.senderName), ...[...rt.state.sent.values()].map((s) => s.from)]);
+      const answers = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
+      const records = [];
+      for (const a of answers) {
+        if (rt.state.observed.has(a.id)) continue;
+        const o = { id: a.id, from: a.agent, to: a.to, text: a.text, timestamp: a.timestamp, at: this.now(), source: 'transcript' as const };
+        rt.state.observed.set(o.id, o);
+        records.push({ t: 'observed' as const, ...o });
+        noteObserved(rt, o);
+        this.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
+      }
+      if (records.length) {
+        await rt.journal.append(...records);
+        rt.state.records += records.length;
+        this.delivery.announceAll(rt);
+      }
+      if (unseen.length > seen.length && !rt.ended) waiting = true;
+    }
+    if (waiting) this.scheduleSeenPoll();
+  }
+
+  // ---------------------------------------------------------------- problems
 
   private teamProblem(rt: TeamRuntime, key: string, p: TeamProblem, announce: boolean): void {
     const prev = rt.problems.get(key);
@@ -488,53 +587,6 @@ export class TeamService implements TeamServiceApi {
   }
 
   // ---------------------------------------------------------------- delivery
-
-  private outboxFor(rt: TeamRuntime, to: string): TargetOutbox {
-    const stem = inboxFileStem(to);
-    let o = rt.outboxes.get(stem);
-    if (!o) {
-      o = new TargetOutbox(
-        {
-          admit: async (ids) => {
-            const sent = ids.map((id) => rt.state.sent.get(id)!);
-            const path = teamPaths(this.teamsRoot, rt.id).inbox(sent[0]!.to);
-            const r = await appendManyToInbox(
-              path,
-              sent.map((s) => userInboxEntry(s.id, s.text, s.timestamp, s.summary)),
-              { preserveDir: join(this.stateDir, 'preserved', rt.id), preserveLabel: `${stem}.json` },
-            );
-            const seq = ++this.writeSeq;
-            for (const id of ids) rt.writtenSeq.set(id, seq);
-            return r;
-          },
-          delivered: async (ids, duplicates) => {
-            const at = this.now();
-            await rt.journal.append(
-              ...ids.map((id, i): JournalRecord => ({ t: 'delivered', id, to: rt.state.sent.get(id)!.to, at, ...(duplicates[i] ? { duplicate: true } : {}) })),
-            );
-            rt.state.records += ids.length;
-            for (const id of ids) {
-              const s = rt.state.sent.get(id)!;
-              s.deliveredAt = at;
-              rt.waitReason.delete(id);
-              this.announceStatus(rt, s);
-            }
-          },
-          drained: () => this.emit({ type: 'queued-count', count: this.queuedCount() }),
-          waiting: (ids, reason) => {
-            for (const id of ids) rt.waitReason.set(id, reason);
-            for (const id of ids) {
-              const s = rt.state.sent.get(id);
-              if (s) this.emit({ type: 'delivery', team: rt.id, id, to: s.to, status: 'queued', reason });
-            }
-          },
-        },
-        this.backoff,
-      );
-      rt.outboxes.set(stem, o);
-    }
-    return o;
-  }
 
   private async resolveTeam(team: string): Promise<TeamRuntime> {
     if (!this.started) throw new Error('service not started');
@@ -553,21 +605,8 @@ export class TeamService implements TeamServiceApi {
     throw new TeamNotFoundError(`no team ${JSON.stringify(team)} in ${this.teamsRoot}`);
   }
 
-  private findMember(rt: TeamRuntime, name: string): MemberInfo | undefined {
-    return rt.members.find((m) => m.name === name) ?? rt.members.find((m) => m.inboxName === inboxFileStem(name));
-  }
-
   async send(req: SendRequest): Promise<SendResult> {
-    const { text, summary } = req;
-    if (typeof text !== 'string' || text.trim() === '') throw new SendRefusedError('message is empty');
-    const bytes = Buffer.byteLength(text, 'utf8');
-    if (bytes > MAX_TEXT_BYTES) throw new SendRefusedError(`message is ${bytes} bytes; the limit is ${MAX_TEXT_BYTES}`);
-    if (looksLikeProtocolFrame(text)) {
-      throw new SendRefusedError('message looks like a protocol frame (a JSON object with a "type"); teammates would treat it as a control message, so it is refused');
-    }
-    if (summary !== undefined && (typeof summary !== 'string' || summary.length > MAX_SUMMARY_CHARS)) {
-      throw new SendRefusedError(`summary must be text of at most ${MAX_SUMMARY_CHARS} characters`);
-    }
+    checkText(req);
     // Everything from here to the journal append runs without yielding when the team is
     // already open, so concurrent sends are journaled (and so delivered) in call order.
     let rt: TeamRuntime;
@@ -577,154 +616,33 @@ export class TeamService implements TeamServiceApi {
       if (e instanceof TeamNotFoundError) throw new SendRefusedError(e.message);
       throw e;
     }
-    if (typeof req.to !== 'string' || req.to === '') throw new SendRefusedError('no recipient: name the member to send to');
-    if (inboxFileStem(req.to) === USER_INBOX) {
-      throw new SendRefusedError(`cannot send to ${JSON.stringify(req.to)}: that is the user's own inbox`);
-    }
-    // A member is named exactly, or by its inbox stem; a name that is neither ("team/lead",
-    // "team\u0000lead") must not reach team-lead's inbox by sanitizing into its stem.
-    const member = inboxFileStem(req.to) === req.to ? this.findMember(rt, req.to) : rt.members.find((m) => m.name === req.to);
-    if (!member) throw new SendRefusedError(`team ${rt.id} has no member ${JSON.stringify(req.to)}`);
-    if (rt.terminated.has(member.name)) {
-      throw new SendRefusedError(`${member.name} has shut down (it approved a shutdown request); nothing reads its inbox any more`);
-    }
-    let path: string;
-    try {
-      path = teamPaths(this.teamsRoot, rt.id).inbox(member.name);
-    } catch (e) {
-      throw new SendRefusedError((e as Error).message);
-    }
-    let folder, st;
-    try {
-      folder = lstatSync(dirname(path), { throwIfNoEntry: false });
-      if (folder?.isDirectory()) st = lstatSync(path, { throwIfNoEntry: false });
-    } catch (e) {
-      throw new SendRefusedError(`inbox of ${member.name} cannot be checked (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
-    }
-    if (folder?.isSymbolicLink()) throw new SendRefusedError(`the inboxes folder of team ${rt.id} is a symbolic link; refusing to write through it`);
-    if (folder && !folder.isDirectory()) throw new SendRefusedError(`the inboxes folder of team ${rt.id} is not a folder`);
-    if (st?.isSymbolicLink()) throw new SendRefusedError(`inbox of ${member.name} is a symbolic link; refusing to write through it`);
-    if (st && !st.isFile()) throw new SendRefusedError(`inbox of ${member.name} is not a regular file`);
-    const outbox = this.outboxFor(rt, member.name);
-    if (outbox.load >= this.maxPending) {
-      throw new SendRefusedError(`${member.name} already has ${outbox.load} undelivered messages (limit ${this.maxPending}); wait for them to be delivered`);
-    }
-    const unreserve = outbox.reserve();
-    const at = this.now();
-    const id = newMessageId();
-    const s: SentState = { id, to: member.name, text, timestamp: new Date(at).toISOString(), queuedAt: at };
-    if (summary) s.summary = summary;
-    let delivery: Promise<Outcome>;
-    try {
-      // Journal first: from here on the message cannot be lost. (If the journal cannot be
-      // written, the send fails with nothing stored and nothing delivered.)
-      await rt.journal.append({ t: 'queued', id, to: s.to, from: 'user', text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at });
-      rt.state.sent.set(id, s);
-      rt.state.records++;
-      rt.announced.set(id, 'queued');
-      this.emit({ type: 'message', team: rt.id, message: this.sentToThread(rt, s) });
-      delivery = outbox.enqueue(id, true);
-    } finally {
-      unreserve();
-    }
-    const outcome = await delivery;
-    if (outcome.status === 'queued') {
-      this.emit({ type: 'queued-count', count: this.queuedCount() });
-      return { id, status: 'queued', reason: outcome.reason };
-    }
-    return { id, status: 'accepted' };
+    const member = checkTarget(rt, this.teamsRoot, req.to);
+    return this.delivery.send(rt, member, req.text, req.summary, senderFor(rt.era, this.senderName));
   }
 
-  // ---------------------------------------------------------------- status and views
-
-  private statusOf(rt: TeamRuntime, s: SentState): DeliveryStatus {
-    if (s.deliveredAt === undefined) return 'queued';
-    if (s.consumedAt === undefined) return 'accepted';
-    const reply = rt.lastReply.get(s.to) ?? rt.lastReply.get(this.findMember(rt, s.to)?.name ?? s.to);
-    if (reply !== undefined && reply > Date.parse(s.timestamp)) return 'replied';
-    return 'read';
-  }
-
-  private announceStatus(rt: TeamRuntime, s: SentState): void {
-    const st = this.statusOf(rt, s);
-    if (rt.announced.get(s.id) === st) return;
-    rt.announced.set(s.id, st);
-    this.emit({ type: 'delivery', team: rt.id, id: s.id, to: s.to, status: st });
-  }
-
-  private announceStatuses(rt: TeamRuntime): void {
-    for (const s of rt.state.sent.values()) {
-      if (rt.announced.get(s.id) !== 'replied') this.announceStatus(rt, s);
-    }
-  }
-
-  private observedMessages(rt: TeamRuntime): TeamMessage[] {
-    return [...rt.state.observed.values()].map((o) => this.observedToThread(rt, o));
-  }
-
-  private observedToThread(rt: TeamRuntime, o: ObservedState): ThreadMessage {
-    const time = Date.parse(o.timestamp);
-    const m: ThreadMessage = {
-      id: o.id,
-      team: rt.id,
-      from: o.from,
-      to: o.to,
-      text: o.text,
-      timestamp: o.timestamp,
-      time: Number.isFinite(time) ? time : o.at,
-      read: false,
-    };
-    if (o.summary !== undefined) m.summary = o.summary;
-    if (o.color !== undefined) m.color = o.color;
-    const frame = parseFrame(o.text);
-    if (frame) m.frame = frame;
-    return m;
-  }
-
-  private sentToThread(rt: TeamRuntime, s: SentState): ThreadMessage {
-    const status = this.statusOf(rt, s);
-    const m: ThreadMessage = {
-      id: s.id,
-      team: rt.id,
-      from: 'user',
-      to: s.to,
-      text: s.text,
-      timestamp: s.timestamp,
-      time: Date.parse(s.timestamp),
-      read: s.consumedAt !== undefined,
-      status,
-    };
-    if (s.summary !== undefined) m.summary = s.summary;
-    const reason = rt.waitReason.get(s.id);
-    if (status === 'queued' && reason) m.queuedReason = reason;
-    return m;
-  }
+  // ---------------------------------------------------------------- views
 
   private rosterOf(rt: TeamRuntime): RosterEntry[] {
     const now = this.now();
     return rt.members.map((m) => {
       const lastEventAt = rt.lastEvent.get(m.name);
-      const e: RosterEntry = { ...m, state: memberState({ lastEventAt, terminated: rt.terminated.has(m.name) }, now, this.idleMs) };
+      // A team that ended ended every member with it.
+      const terminated = !!rt.ended || rt.terminated.has(m.name);
+      const e: RosterEntry = { ...m, state: memberState({ lastEventAt, terminated }, now, this.idleMs) };
       if (lastEventAt !== undefined) e.lastEventAt = lastEventAt;
       return e;
     });
   }
 
+  private summaryOf(rt: TeamRuntime): TeamSummary {
+    return rt.summary(senderFor(rt.era, this.senderName), leadReadsInbox(rt.era, rt.config, rt.lead?.name));
+  }
+
   private summaries(): TeamSummary[] {
     const unopened = [...this.unopened.values()].filter((s) => !this.teams.has(s.id));
     return [...this.teams.values()]
-      .map((rt) => {
-        const s: TeamSummary = {
-          id: rt.id,
-          name: rt.config?.name ?? rt.id,
-          memberCount: rt.members.length,
-          problems: [...rt.problems.values()],
-        };
-        if (rt.config?.description !== undefined) s.description = rt.config.description;
-        if (rt.config?.createdAt !== undefined) s.createdAt = rt.config.createdAt;
-        return s;
-      })
-      .concat(unopened)
+      .map((rt) => this.summaryOf(rt))
+      .concat(unopened.map((s) => ({ ...s, sendAs: senderFor(s.era, this.senderName) })))
       .sort((a, b) => a.id.localeCompare(b.id));
   }
 
@@ -738,34 +656,25 @@ export class TeamService implements TeamServiceApi {
 
   async thread(team: string, member: string): Promise<ThreadMessage[]> {
     const rt = await this.resolveTeam(team);
-    const m = this.findMember(rt, member);
+    const m = findMember(rt, member);
     if (!m) throw new TeamNotFoundError(`team ${rt.id} has no member ${JSON.stringify(member)}`);
-    const stem = m.inboxName;
-    const out: ThreadMessage[] = [];
-    for (const o of rt.state.observed.values()) {
-      const fromMember = o.from === m.name && o.to === USER_INBOX;
-      const fromUser = o.from === USER_INBOX && inboxFileStem(o.to) === stem;
-      if (fromMember || fromUser) out.push(this.observedToThread(rt, o));
-    }
-    for (const s of rt.state.sent.values()) if (inboxFileStem(s.to) === stem) out.push(this.sentToThread(rt, s));
-    return sortByTime(out);
+    return threadOf(rt, m.name, m.inboxName);
   }
 
   async feed(team: string): Promise<ThreadMessage[]> {
-    const rt = await this.resolveTeam(team);
-    const out: ThreadMessage[] = this.observedMessages(rt);
-    for (const s of rt.state.sent.values()) out.push(this.sentToThread(rt, s));
-    return sortByTime(out);
+    return feedOf(await this.resolveTeam(team));
   }
 
   async refresh(): Promise<void> {
-    await this.scanTeams();
+    await this.scanTeams(false);
     for (const rt of this.teams.values()) {
+      if (rt.ended) continue;
       await this.loadConfig(rt, true);
       for (const owner of await listInboxOwners(teamPaths(this.teamsRoot, rt.id).inboxes)) {
         this.reads.schedule(`i\u0000${rt.id}\u0000${owner}`);
       }
     }
+    this.reads.schedule('seen');
     await this.reads.settled();
   }
 
@@ -787,9 +696,4 @@ export class TeamService implements TeamServiceApi {
       if (n.startsWith('owner.lock.dead-')) await rm(join(stateDir, n), { force: true });
     }
   }
-}
-
-function sortByTime<T extends { time: number }>(list: T[]): T[] {
-  // Stable: messages with the same time keep journal order.
-  return list.map((m, i) => [m, i] as const).sort((a, b) => a[0].time - b[0].time || a[1] - b[1]).map(([m]) => m);
 }

@@ -21,8 +21,20 @@ export const teamConfigSchema = z.looseObject({
   createdAt: z.number().optional(),
   leadAgentId: z.string().optional(),
   leadSessionId: z.string().optional(),
+  // Current era (after 2.1.199): the lead's process, rewritten whenever a lead (re)claims the team.
+  leadProcess: z
+    .looseObject({ pid: z.number().int().positive(), procStart: z.string().optional(), pidSpace: z.string().optional(), claimedAt: z.number().optional() })
+    .optional()
+    .catch(undefined),
   members: z.array(z.unknown()).optional(),
 });
+
+export interface LeadProcess {
+  pid: number;
+  /** The process's start time as Linux reports it (/proc/<pid>/stat field 22): guards pid reuse. */
+  procStart?: string;
+  pidSpace?: string;
+}
 
 export type ConfigMember = z.infer<typeof memberSchema>;
 
@@ -31,6 +43,8 @@ export interface TeamConfig {
   description?: string;
   createdAt?: number;
   leadAgentId?: string;
+  leadSessionId?: string;
+  leadProcess?: LeadProcess;
   members: ConfigMember[];
   /** Members entries that could not be understood (no name, wrong types, duplicates). */
   skippedMembers: string[];
@@ -77,6 +91,8 @@ export function parseTeamConfig(text: string): ConfigRead {
       description: top.data.description,
       createdAt: top.data.createdAt,
       leadAgentId: top.data.leadAgentId,
+      ...(top.data.leadSessionId !== undefined ? { leadSessionId: top.data.leadSessionId } : {}),
+      ...(top.data.leadProcess ? { leadProcess: top.data.leadProcess } : {}),
       members,
       skippedMembers: skipped,
       raw: top.data,
@@ -84,14 +100,28 @@ export function parseTeamConfig(text: string): ConfigRead {
   };
 }
 
-export async function readTeamConfig(path: string): Promise<ConfigRead> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'missing' };
-    return { kind: 'invalid', message: `config.json cannot be read (${code ?? (e as Error).message})` };
+/** Parse attempts for config.json: Claude rewrites it in place (write, then truncate), so a read can be torn. */
+const CONFIG_READ_ATTEMPTS = 4;
+const CONFIG_RETRY_MS = 50;
+
+/**
+ * Reads config.json. A failed parse is retried a few times ~50 ms apart before it is reported
+ * invalid: current Claude rewrites the file in place, and a reader can catch it half written.
+ */
+export async function readTeamConfig(path: string, attempts = CONFIG_READ_ATTEMPTS): Promise<ConfigRead> {
+  let last: ConfigRead = { kind: 'missing' };
+  for (let i = 0; i < attempts; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, CONFIG_RETRY_MS));
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return { kind: 'missing' };
+      return { kind: 'invalid', message: `config.json cannot be read (${code ?? (e as Error).message})` };
+    }
+    last = parseTeamConfig(text);
+    if (last.kind !== 'invalid') return last;
   }
-  return parseTeamConfig(text);
+  return last;
 }

@@ -11,7 +11,9 @@ const tempDir = useTempDirs();
 const TS = '2026-02-17T15:30:00.000Z';
 const HOLD_LOCK = join(REPO_ROOT, 'test', 'helpers', 'hold-lock.ts');
 
+/** An inbox path inside an existing team folder (the writer never makes the team folder itself). */
 async function inboxIn(dir: string, owner = 'researcher'): Promise<string> {
+  await mkdir(join(dir, 'my-team'), { recursive: true });
   return join(dir, 'my-team', 'inboxes', `${owner}.json`);
 }
 async function entriesOf(path: string): Promise<Record<string, unknown>[]> {
@@ -52,10 +54,19 @@ describe('claudeLockOptions', () => {
 });
 
 describe('ensureInbox (Claude steps 1-2)', () => {
-  it('creates missing folders (mkdir -p) and the file as [] exactly', async () => {
+  it('creates the inboxes folder and the file as [] exactly', async () => {
     const path = await inboxIn(await tempDir());
     await ensureInbox(path);
     expect(await readFile(path, 'utf8')).toBe('[]');
+  });
+
+  it('never creates the team folder: a team Claude removed stays removed (ENOENT, nothing made)', async () => {
+    const dir = await tempDir();
+    const path = join(dir, 'gone-team', 'inboxes', 'researcher.json');
+    await expect(ensureInbox(path)).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readdir(dir)).toEqual([]);
+    await expect(appendToInbox(path, userInboxEntry('id-1', 'hello', TS))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('never truncates an existing inbox (exclusive create; EEXIST is fine)', async () => {

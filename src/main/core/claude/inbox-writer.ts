@@ -95,10 +95,18 @@ export function refuseLinkedFolders(inboxPath: string): void {
   }
 }
 
-/** Claude's steps 1-2: the folder, then the file as `[]` by exclusive create. */
+/**
+ * Claude's steps 1-2: the inboxes folder, then the file as `[]` by exclusive create. Only the
+ * inboxes folder is ever made, never the team folder above it: a team folder that is gone was
+ * deleted by Claude, and recreating it would leave a ghost team that nobody reads (ENOENT).
+ */
 export async function ensureInbox(inboxPath: string): Promise<void> {
   refuseLinkedFolders(inboxPath);
-  await mkdir(dirname(inboxPath), { recursive: true });
+  try {
+    await mkdir(dirname(inboxPath));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
   try {
     await writeFile(inboxPath, '[]', { flag: 'wx' });
   } catch (e) {

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { MemberInfo, TeamMessage, TeamProblem, TeamSummary } from '../../../shared/types.js';
 import { readTeamConfig, type TeamConfig } from './config.js';
 import { readInbox, type ReadOptions } from './inbox-read.js';
+import { classifyEra, DEFAULT_SENDER_NAME, leadReadsInbox, senderFor } from './era.js';
+import { DELETED_TEAM_FOLDER } from './lifecycle.js';
 import { inboxFileStem, isSafeSegment, teamPaths } from './paths.js';
 
 export const USER_INBOX = 'user';
@@ -33,7 +35,8 @@ export async function listTeamIds(root: string): Promise<string[]> {
   }
   const ids: string[] = [];
   for (const n of names.sort()) {
-    if (!isSafeSegment(n) || n.startsWith('.')) continue;
+    // `<dir>.deleted-<uuid>`: Claude is removing that team (its lead exited).
+    if (!isSafeSegment(n) || n.startsWith('.') || DELETED_TEAM_FOLDER.test(n)) continue;
     const dir = join(root, n);
     if (!(await isDir(dir))) continue;
     if ((await exists(join(dir, 'config.json'))) || (await isDir(join(dir, 'inboxes')))) ids.push(n);
@@ -141,6 +144,7 @@ export async function readTeam(root: string, teamId: string, readOpts?: ReadOpti
   }
   messages.sort((a, b) => a.time - b.time);
   const members = buildMembers(config, owners, messages);
+  const era = classifyEra({ teamId, config, hasUserInbox: owners.includes(USER_INBOX) });
   return {
     summary: {
       id: teamId,
@@ -149,6 +153,10 @@ export async function readTeam(root: string, teamId: string, readOpts?: ReadOpti
       createdAt: config?.createdAt,
       memberCount: members.length,
       problems,
+      era,
+      state: 'running',
+      sendAs: senderFor(era, DEFAULT_SENDER_NAME),
+      leadReadsInbox: leadReadsInbox(era, config, members.find((m) => m.isLead)?.name),
     },
     config,
     members,

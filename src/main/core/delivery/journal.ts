@@ -9,7 +9,8 @@ export interface QueuedRecord {
   t: 'queued';
   id: string;
   to: string;
-  from: 'user';
+  /** The sender name written into the inbox: `user` (legacy era), Teamdeck's own name (current). */
+  from: string;
   text: string;
   summary?: string;
   /** ISO-8601 timestamp written into the inbox entry. */
@@ -34,6 +35,8 @@ export interface ObservedRecord {
   timestamp: string;
   color?: string;
   at: number;
+  /** Set on a member's answer found outside an inbox (its transcript). */
+  source?: 'transcript';
 }
 export interface ConsumedRecord {
   t: 'consumed';
@@ -42,17 +45,37 @@ export interface ConsumedRecord {
   at: number;
   how: 'flagged' | 'pruned';
 }
-export type JournalRecord = QueuedRecord | DeliveredRecord | ObservedRecord | ConsumedRecord;
+/** The message is in the recipient's transcript: its model has it. */
+export interface SeenRecord {
+  t: 'seen';
+  id: string;
+  to: string;
+  at: number;
+}
+/** No one can ever read the message (the team ended, the member shut down); nothing was written. */
+export interface UndeliverableRecord {
+  t: 'undeliverable';
+  id: string;
+  to: string;
+  at: number;
+  reason: string;
+}
+export type JournalRecord = QueuedRecord | DeliveredRecord | ObservedRecord | ConsumedRecord | SeenRecord | UndeliverableRecord;
 
 export interface SentState {
   id: string;
   to: string;
+  /** The sender name written (older journals: always `user`). */
+  from: string;
   text: string;
   summary?: string;
   timestamp: string;
   queuedAt: number;
   deliveredAt?: number;
   consumedAt?: number;
+  seenAt?: number;
+  undeliverableAt?: number;
+  reason?: string;
 }
 
 export type ObservedState = Omit<ObservedRecord, 't'>;
@@ -82,7 +105,11 @@ function isRecord(v: unknown): v is JournalRecord {
   if (typeof r.id !== 'string' || typeof r.at !== 'number' || typeof r.to !== 'string') return false;
   switch (r.t) {
     case 'queued':
-      return r.from === 'user' && typeof r.text === 'string' && typeof r.timestamp === 'string';
+      return typeof r.from === 'string' && typeof r.text === 'string' && typeof r.timestamp === 'string';
+    case 'seen':
+      return true;
+    case 'undeliverable':
+      return typeof r.reason === 'string';
     case 'delivered':
       return true;
     case 'observed':
@@ -104,7 +131,7 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string)
   switch (r.t) {
     case 'queued': {
       if (state.sent.has(r.id)) throw new JournalError(`${where}: message ${r.id} is queued twice`);
-      const s: SentState = { id: r.id, to: r.to, text: r.text, timestamp: r.timestamp, queuedAt: r.at };
+      const s: SentState = { id: r.id, to: r.to, from: r.from, text: r.text, timestamp: r.timestamp, queuedAt: r.at };
       if (r.summary !== undefined) s.summary = r.summary;
       state.sent.set(r.id, s);
       return;
@@ -113,6 +140,7 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string)
       const s = state.sent.get(r.id);
       if (!s) throw new JournalError(`${where}: delivery of ${r.id} before it was queued`);
       if (s.to !== r.to) throw new JournalError(`${where}: ${r.id} queued for ${s.to} but delivered to ${r.to}`);
+      if (s.undeliverableAt !== undefined) throw new JournalError(`${where}: ${r.id} delivered after it was found undeliverable`);
       if (s.deliveredAt === undefined) s.deliveredAt = r.at;
       return;
     }
@@ -122,6 +150,25 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string)
       if (s.to !== r.to) throw new JournalError(`${where}: receipt for ${r.id} from ${r.to}, but it was sent to ${s.to}`);
       if (s.deliveredAt === undefined) throw new JournalError(`${where}: ${r.id} read before it was delivered`);
       if (s.consumedAt === undefined) s.consumedAt = r.at;
+      return;
+    }
+    case 'seen': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: ${r.id} seen, but it was never queued`);
+      if (s.to !== r.to) throw new JournalError(`${where}: ${r.id} seen by ${r.to}, but it was sent to ${s.to}`);
+      if (s.deliveredAt === undefined) throw new JournalError(`${where}: ${r.id} seen before it was delivered`);
+      if (s.seenAt === undefined) s.seenAt = r.at;
+      return;
+    }
+    case 'undeliverable': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: ${r.id} undeliverable, but it was never queued`);
+      if (s.to !== r.to) throw new JournalError(`${where}: ${r.id} undeliverable to ${r.to}, but it was sent to ${s.to}`);
+      if (s.deliveredAt !== undefined) throw new JournalError(`${where}: ${r.id} undeliverable after it was delivered`);
+      if (s.undeliverableAt === undefined) {
+        s.undeliverableAt = r.at;
+        s.reason = r.reason;
+      }
       return;
     }
     case 'observed': {
@@ -196,7 +243,8 @@ export class Journal {
         throw new JournalError(`${file}: snapshot unreadable (${(e as Error).message})`);
       }
       if (snap.v !== 1 || snap.nextSegment !== snapN) throw new JournalError(`${file}: not a Teamdeck journal snapshot`);
-      for (const s of snap.sent) state.sent.set(s.id, s);
+      // Snapshots before the current era did not store the sender: it was always `user`.
+      for (const s of snap.sent) state.sent.set(s.id, { ...s, from: s.from ?? 'user' });
       for (const o of snap.observed) state.observed.set(o.id, o);
       state.records = snap.records;
       from = snap.nextSegment;

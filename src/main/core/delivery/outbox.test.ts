@@ -13,6 +13,7 @@ function recorder(failing: (ids: readonly string[], attempt: number) => string |
   const attempts: Array<{ ids: string[]; at: number }> = [];
   const delivered: string[] = [];
   const waiting: Array<{ ids: string[]; reason: string }> = [];
+  const undeliverable: Array<{ ids: string[]; reason: string }> = [];
   let tries = 0;
   const hooks: OutboxHooks = {
     admit: async (ids) => {
@@ -31,8 +32,11 @@ function recorder(failing: (ids: readonly string[], attempt: number) => string |
     waiting: (ids, reason) => {
       waiting.push({ ids: [...ids], reason });
     },
+    undeliverable: async (ids, reason) => {
+      undeliverable.push({ ids: [...ids], reason });
+    },
   };
-  return { hooks, admitted, batches, attempts, delivered, waiting };
+  return { hooks, admitted, batches, attempts, delivered, waiting, undeliverable };
 }
 
 async function until(cond: () => boolean, ms = 5_000): Promise<void> {
@@ -183,6 +187,7 @@ describe('TargetOutbox', () => {
       },
       delivered: async () => {},
       waiting: () => {},
+      undeliverable: async () => {},
     };
     const o = new TargetOutbox(hooks, { initialMs: 10, maxMs: 10 });
     const a = o.enqueue('a', true);

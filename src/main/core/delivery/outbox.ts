@@ -3,6 +3,17 @@
 // overtake it) and schedules a retry with capped exponential backoff.
 import { AdmissionError } from '../claude/inbox-writer.js';
 
+/**
+ * Thrown by `admit` when the target can never take the message (its team ended, the member
+ * shut down). Nothing was written; the messages leave the queue as undeliverable.
+ */
+export class UndeliverableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UndeliverableError';
+  }
+}
+
 export interface OutboxHooks {
   /**
    * Puts the messages into the target inbox in this order, in one locked write (idempotent
@@ -13,6 +24,8 @@ export interface OutboxHooks {
   delivered(ids: readonly string[], duplicates: readonly boolean[]): Promise<void>;
   /** The queue stopped on a failure; these ids wait, for this reason. */
   waiting(ids: readonly string[], reason: string): void;
+  /** Journals that these can never be delivered; resolves once that is durable. */
+  undeliverable(ids: readonly string[], reason: string): Promise<void>;
   /** A batch left the queue (delivered and journaled); `size` already counts without it. */
   drained?(): void;
 }
@@ -27,7 +40,7 @@ export const DEFAULT_BACKOFF: BackoffOptions = { initialMs: 200, maxMs: 10_000 }
 /** Messages admitted in one locked write when several wait for the same target. */
 export const MAX_BATCH = 64;
 
-export type Outcome = { status: 'accepted' } | { status: 'queued'; reason: string };
+export type Outcome = { status: 'accepted' } | { status: 'queued' | 'undeliverable'; reason: string };
 
 export class TargetOutbox {
   private pending: string[] = [];
@@ -114,6 +127,18 @@ export class TargetOutbox {
           results.map((r) => r.duplicate),
         );
       } catch (e) {
+        if (e instanceof UndeliverableError) {
+          try {
+            await this.hooks.undeliverable(batch, e.message);
+          } catch (je) {
+            this.fail(`delivery failed: ${(je as Error).message}`);
+            return;
+          }
+          this.pending.splice(0, batch.length);
+          for (const id of batch) this.settle(id, { status: 'undeliverable', reason: e.message });
+          this.hooks.drained?.();
+          continue;
+        }
         const reason = e instanceof AdmissionError ? e.message : `delivery failed: ${(e as Error).message}`;
         this.fail(reason);
         return;

@@ -1,0 +1,159 @@
+// The Steer model for every team: a send is journaled `queued` (fsync) before any delivery,
+// then admitted through its target's outbox in journal order, journaled `delivered`, and
+// answered `accepted`; a temporary failure answers `queued` and retries; a target that can
+// never read it makes it `undeliverable`. Receipts (taken, seen, replied) are announced here.
+import type { AppEvent } from '../../../shared/contract.js';
+import type { MemberInfo, SendResult } from '../../../shared/types.js';
+import { newMessageId } from '../claude/message-id.js';
+import { inboxFileStem } from '../claude/paths.js';
+import { SendRefusedError } from '../service-types.js';
+import type { TeamRuntime } from '../team-runtime.js';
+import { answerClock, sentToThread, statusOf } from '../history/views.js';
+import { admitToInbox } from './inbox-channel.js';
+import type { JournalRecord, SentState } from './journal.js';
+import { TargetOutbox, type BackoffOptions, type Outcome } from './outbox.js';
+
+export interface DeliveriesContext {
+  teamsRoot: string;
+  stateDir: string;
+  now: () => number;
+  backoff: BackoffOptions;
+  maxPending: number;
+  emit: (e: AppEvent) => void;
+  /** Messages waiting in every outbox, for the status bar. */
+  queuedCount: () => number;
+}
+
+export class Deliveries {
+  /** Bumped at every inbox write: a read that began before a write cannot judge it consumed. */
+  writeSeq = 0;
+
+  constructor(private readonly ctx: DeliveriesContext) {}
+
+  outboxFor(rt: TeamRuntime, to: string): TargetOutbox {
+    const stem = inboxFileStem(to);
+    let o = rt.outboxes.get(stem);
+    if (o) return o;
+    o = new TargetOutbox(
+      {
+        admit: async (ids) => {
+          const r = await admitToInbox(this.ctx, rt, ids.map((id) => rt.state.sent.get(id)!));
+          const seq = ++this.writeSeq;
+          for (const id of ids) rt.writtenSeq.set(id, seq);
+          return r;
+        },
+        delivered: async (ids, duplicates) => {
+          const at = this.ctx.now();
+          await this.journal(rt, ids.map((id, i): JournalRecord => ({ t: 'delivered', id, to: rt.state.sent.get(id)!.to, at, ...(duplicates[i] ? { duplicate: true } : {}) })));
+          for (const id of ids) {
+            const s = rt.state.sent.get(id)!;
+            s.deliveredAt = at;
+            rt.waitReason.delete(id);
+            this.announce(rt, s);
+          }
+        },
+        undeliverable: async (ids, reason) => {
+          const at = this.ctx.now();
+          await this.journal(rt, ids.map((id): JournalRecord => ({ t: 'undeliverable', id, to: rt.state.sent.get(id)!.to, at, reason })));
+          for (const id of ids) {
+            const s = rt.state.sent.get(id)!;
+            s.undeliverableAt = at;
+            s.reason = reason;
+            rt.waitReason.delete(id);
+            this.announce(rt, s);
+          }
+        },
+        drained: () => this.ctx.emit({ type: 'queued-count', count: this.ctx.queuedCount() }),
+        waiting: (ids, reason) => {
+          for (const id of ids) rt.waitReason.set(id, reason);
+          for (const id of ids) {
+            const s = rt.state.sent.get(id);
+            if (s) this.ctx.emit({ type: 'delivery', team: rt.id, id, to: s.to, status: 'queued', reason });
+          }
+        },
+      },
+      this.ctx.backoff,
+    );
+    rt.outboxes.set(stem, o);
+    return o;
+  }
+
+  /**
+   * Journals and delivers one message to an already checked member. Runs without yielding up
+   * to the journal append when called synchronously, so concurrent sends keep call order.
+   */
+  async send(rt: TeamRuntime, member: MemberInfo, text: string, summary: string | undefined, sendAs: string): Promise<SendResult> {
+    const outbox = this.outboxFor(rt, member.name);
+    if (outbox.load >= this.ctx.maxPending) {
+      throw new SendRefusedError(`${member.name} already has ${outbox.load} undelivered messages (limit ${this.ctx.maxPending}); wait for them to be delivered`);
+    }
+    const unreserve = outbox.reserve();
+    const at = this.ctx.now();
+    const id = newMessageId();
+    const s: SentState = { id, to: member.name, from: sendAs, text, timestamp: new Date(at).toISOString(), queuedAt: at };
+    if (summary) s.summary = summary;
+    let delivery: Promise<Outcome>;
+    try {
+      // Journal first: from here on the message cannot be lost. (If the journal cannot be
+      // written, the send fails with nothing stored and nothing delivered.)
+      await rt.journal.append({ t: 'queued', id, to: s.to, from: sendAs, text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at });
+      rt.state.sent.set(id, s);
+      rt.state.records++;
+      rt.announced.set(id, 'queued');
+      this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s) });
+      delivery = outbox.enqueue(id, true);
+    } finally {
+      unreserve();
+    }
+    const outcome = await delivery;
+    if (outcome.status === 'accepted') return { id, status: 'accepted' };
+    if (outcome.status === 'queued') this.ctx.emit({ type: 'queued-count', count: this.ctx.queuedCount() });
+    return { id, status: outcome.status, reason: outcome.reason };
+  }
+
+  /** At start: everything journaled and not delivered goes back on its target's queue, in journal order. */
+  recover(rt: TeamRuntime): void {
+    const clock = answerClock(rt);
+    for (const s of rt.state.sent.values()) {
+      if (s.deliveredAt === undefined && s.undeliverableAt === undefined) this.outboxFor(rt, s.to).enqueue(s.id);
+      rt.announced.set(s.id, statusOf(rt, s, clock(s.to)));
+    }
+  }
+
+  /** Gives every waiting queue of the team another try now (the team ended, a member shut down, an inbox changed). */
+  kickAll(rt: TeamRuntime): void {
+    for (const o of rt.outboxes.values()) o.kick();
+  }
+
+  /** Journals that these delivered messages are in their recipients' transcripts. */
+  async markSeen(rt: TeamRuntime, ids: string[]): Promise<void> {
+    const at = this.ctx.now();
+    const fresh = ids.map((id) => rt.state.sent.get(id)!).filter((s) => s && s.deliveredAt !== undefined && s.seenAt === undefined);
+    if (fresh.length === 0) return;
+    await this.journal(rt, fresh.map((s): JournalRecord => ({ t: 'seen', id: s.id, to: s.to, at })));
+    for (const s of fresh) s.seenAt = at;
+    this.announceAll(rt);
+  }
+
+  announce(rt: TeamRuntime, s: SentState, lastAnswer?: number): void {
+    const st = statusOf(rt, s, lastAnswer);
+    if (rt.announced.get(s.id) === st) return;
+    rt.announced.set(s.id, st);
+    const reason = st === 'undeliverable' ? s.reason : undefined;
+    this.ctx.emit({ type: 'delivery', team: rt.id, id: s.id, to: s.to, status: st, ...(reason ? { reason } : {}) });
+  }
+
+  /** Announces every sent message whose state changed (after a receipt or an answer). */
+  announceAll(rt: TeamRuntime): void {
+    const clock = answerClock(rt);
+    for (const s of rt.state.sent.values()) {
+      const last = rt.announced.get(s.id);
+      if (last !== 'replied' && last !== 'undeliverable') this.announce(rt, s, clock(s.to));
+    }
+  }
+
+  private async journal(rt: TeamRuntime, records: JournalRecord[]): Promise<void> {
+    await rt.journal.append(...records);
+    rt.state.records += records.length;
+  }
+}

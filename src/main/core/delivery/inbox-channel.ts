@@ -1,0 +1,55 @@
+// The inbox channel: puts journaled messages into a member's inbox file the way Claude's own
+// writers do, in the entry shape of the team's era. It never creates a team folder (Claude
+// deletes it when the lead exits; a write that recreates it makes a ghost team), and it turns
+// a target that can never read the message into `undeliverable` instead of writing.
+import { lstatSync } from 'node:fs';
+import { join } from 'node:path';
+import { inboxEntryFor } from '../claude/era.js';
+import { AdmissionError, appendManyToInbox, type AppendResult } from '../claude/inbox-writer.js';
+import { inboxFileStem, teamPaths } from '../claude/paths.js';
+import type { SentState } from './journal.js';
+import { UndeliverableError } from './outbox.js';
+import type { TeamRuntime } from '../team-runtime.js';
+
+export interface InboxChannelContext {
+  teamsRoot: string;
+  stateDir: string;
+}
+
+function exists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+/** Why nobody can ever read a message to `to` on this team, or undefined while someone may. */
+export function neverReadable(rt: TeamRuntime, to: string): string | undefined {
+  if (rt.ended) return `team ${rt.id} ended before it could be delivered (${rt.ended.reason})`;
+  if (rt.terminated.has(to)) return `${to} shut down before it could be delivered; nothing reads its inbox any more`;
+  return undefined;
+}
+
+/** Writes the batch (all to one member) into its inbox, in order, de-duplicated by id. */
+export async function admitToInbox(ctx: InboxChannelContext, rt: TeamRuntime, batch: SentState[]): Promise<AppendResult[]> {
+  const to = batch[0]!.to;
+  const never = neverReadable(rt, to);
+  if (never) throw new UndeliverableError(never);
+  const paths = teamPaths(ctx.teamsRoot, rt.id);
+  if (!exists(paths.config) && !exists(paths.inboxes)) {
+    if (!exists(paths.dir)) throw new UndeliverableError(`team ${rt.id} ended before it could be delivered (its folder is gone)`);
+    // Claude writes only while the team's config.json exists; Teamdeck does not create inboxes in a folder without one.
+    throw new AdmissionError(`team ${rt.id} has no config.json; waiting for Claude to write it`, true, 'ENOCONFIG');
+  }
+  const stem = inboxFileStem(to);
+  try {
+    return await appendManyToInbox(
+      paths.inbox(to),
+      batch.map((s) => inboxEntryFor(rt.era, { id: s.id, from: s.from, text: s.text, timestamp: s.timestamp, ...(s.summary ? { summary: s.summary } : {}) })),
+      { preserveDir: join(ctx.stateDir, 'preserved', rt.id), preserveLabel: `${stem}.json` },
+    );
+  } catch (e) {
+    // The folder vanished under the write: Claude removed the team (its lead exited).
+    if (e instanceof AdmissionError && e.code === 'ENOENT' && !exists(paths.dir)) {
+      throw new UndeliverableError(`team ${rt.id} ended before it could be delivered (its folder is gone)`);
+    }
+    throw e;
+  }
+}

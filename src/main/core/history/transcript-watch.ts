@@ -1,0 +1,213 @@
+// Current era: the members' transcripts are the only proof that a message reached a model
+// (format §13), and where a member's attempts to answer Teamdeck are written. Transcripts are
+// append-only JSON lines: each is tailed from its last offset (a torn last line waits for its
+// newline; a file that shrank was rewritten and is read again from the start).
+//   lead:                 <config>/projects/<slug>/<leadSessionId>.jsonl
+//   in-process teammate:  <config>/projects/<slug>/<leadSessionId>/subagents/agent-a<name>-<hex>.jsonl
+import { open, readdir, readFile, lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Bytes read from one transcript in one poll, at most; the rest waits for the next poll. */
+const MAX_READ_PER_POLL = 8 * 1024 * 1024;
+/** A line longer than this is skipped (a pasted file, an image): never anything we look for. */
+const MAX_LINE = 4 * 1024 * 1024;
+
+/** Text that entered an agent's context as a prompt (a user row that is not only tool results). */
+export interface PromptRow {
+  agent: string;
+  text: string;
+  timestamp: string;
+}
+
+/** An agent's SendMessage call, read from its transcript (it may have failed: `to:"user"` does). */
+export interface SendAttempt {
+  /** Stable id for the history: derived from the tool call's id. */
+  id: string;
+  agent: string;
+  to: string;
+  text: string;
+  timestamp: string;
+}
+
+export interface TranscriptFindings {
+  prompts: PromptRow[];
+  sends: SendAttempt[];
+}
+
+/** One append-only JSON-lines file, read from where the last read stopped. */
+export class JsonlTail {
+  private offset = 0;
+  private partial = Buffer.alloc(0);
+  private ino: number | undefined;
+
+  constructor(readonly path: string) {}
+
+  /** Rows appended since the last call; unparsable lines are skipped. */
+  async read(): Promise<Record<string, unknown>[]> {
+    let st;
+    try {
+      st = await lstat(this.path);
+    } catch {
+      return [];
+    }
+    // Never followed: a link could lead anywhere outside Claude's folder.
+    if (!st.isFile()) return [];
+    if (this.ino !== undefined && (st.ino !== this.ino || st.size < this.offset)) {
+      // Rewritten or truncated: read once more from the start.
+      this.offset = 0;
+      this.partial = Buffer.alloc(0);
+    }
+    this.ino = st.ino;
+    if (st.size <= this.offset) return [];
+    const length = Math.min(st.size - this.offset, MAX_READ_PER_POLL);
+    const buf = Buffer.alloc(length);
+    const fh = await open(this.path, 'r');
+    let n: number;
+    try {
+      ({ bytesRead: n } = await fh.read(buf, 0, length, this.offset));
+    } finally {
+      await fh.close();
+    }
+    this.offset += n;
+    const data = this.partial.length ? Buffer.concat([this.partial, buf.subarray(0, n)]) : buf.subarray(0, n);
+    const lastNl = data.lastIndexOf(0x0a);
+    this.partial = Buffer.from(lastNl < 0 ? data : data.subarray(lastNl + 1));
+    if (this.partial.length > MAX_LINE) this.partial = Buffer.alloc(0);
+    const rows: Record<string, unknown>[] = [];
+    if (lastNl < 0) return rows;
+    for (const line of data.subarray(0, lastNl).toString('utf8').split('\n')) {
+      if (line.length === 0 || line.length > MAX_LINE) continue;
+      try {
+        const v: unknown = JSON.parse(line);
+        if (v && typeof v === 'object' && !Array.isArray(v)) rows.push(v as Record<string, unknown>);
+      } catch {
+        // a line that is not JSON says nothing
+      }
+    }
+    return rows;
+  }
+}
+
+/** The text of a user row that is a prompt; undefined for tool results and other rows. */
+export function promptText(row: Record<string, unknown>): string | undefined {
+  if (row.type !== 'user') return undefined;
+  const content = (row.message as { content?: unknown } | undefined)?.content;
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.filter((b): b is { type: 'text'; text: string } => !!b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text);
+  return texts.length ? texts.join('\n') : undefined;
+}
+
+/** SendMessage calls with a text message in an assistant row. */
+export function sendAttempts(row: Record<string, unknown>, agent: string): SendAttempt[] {
+  if (row.type !== 'assistant') return [];
+  const content = (row.message as { content?: unknown } | undefined)?.content;
+  if (!Array.isArray(content)) return [];
+  const out: SendAttempt[] = [];
+  for (const b of content) {
+    if (!b || b.type !== 'tool_use' || b.name !== 'SendMessage' || typeof b.id !== 'string') continue;
+    const input = b.input as { to?: unknown; message?: unknown } | undefined;
+    if (typeof input?.to !== 'string' || typeof input.message !== 'string' || input.message.trim() === '') continue;
+    out.push({ id: `tx-${b.id}`, agent, to: input.to, text: input.message, timestamp: typeof row.timestamp === 'string' ? row.timestamp : new Date().toISOString() });
+  }
+  return out;
+}
+
+async function isDir(p: string): Promise<boolean> {
+  try {
+    return (await lstat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+const SUBAGENT_FILE = /^agent-a(.+)-[0-9a-f]{16}\.jsonl$/;
+
+/** Tails the transcripts of one current-era team: the lead's and its in-process teammates'. */
+export class TranscriptWatch {
+  private projectDir: string | undefined;
+  private tails = new Map<string, { tail: JsonlTail; agent: string | undefined }>();
+
+  constructor(
+    private readonly configDir: string,
+    readonly leadSessionId: string,
+    private readonly teamName: string,
+  ) {}
+
+  /** The project folder holding `<leadSessionId>.jsonl`, found once. */
+  private async findProjectDir(): Promise<string | undefined> {
+    if (this.projectDir) return this.projectDir;
+    const projects = join(this.configDir, 'projects');
+    let slugs: string[];
+    try {
+      if (!(await isDir(projects))) return undefined;
+      slugs = await readdir(projects);
+    } catch {
+      return undefined;
+    }
+    for (const slug of slugs) {
+      const dir = join(projects, slug);
+      try {
+        const st = await lstat(join(dir, `${this.leadSessionId}.jsonl`));
+        if (st.isFile() && (await isDir(dir))) return (this.projectDir = dir);
+      } catch {
+        // not this project
+      }
+    }
+    return undefined;
+  }
+
+  private async discover(leadName: string): Promise<void> {
+    const dir = await this.findProjectDir();
+    if (!dir) return;
+    const lead = join(dir, `${this.leadSessionId}.jsonl`);
+    if (!this.tails.has(lead)) this.tails.set(lead, { tail: new JsonlTail(lead), agent: leadName });
+    const sub = join(dir, this.leadSessionId, 'subagents');
+    let names: string[];
+    try {
+      if (!(await isDir(sub))) return;
+      names = await readdir(sub);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      const m = SUBAGENT_FILE.exec(n);
+      const path = join(sub, n);
+      if (!m || this.tails.has(path)) continue;
+      this.tails.set(path, { tail: new JsonlTail(path), agent: await this.subagentName(path, m[1]!) });
+    }
+  }
+
+  /** The teammate a subagent transcript belongs to: its `.meta.json` name, for this team only. */
+  private async subagentName(path: string, fromFileName: string): Promise<string | undefined> {
+    try {
+      const st = await lstat(path.replace(/\.jsonl$/, '.meta.json'));
+      if (!st.isFile() || st.size > 1_000_000) return fromFileName;
+      const meta = JSON.parse(await readFile(path.replace(/\.jsonl$/, '.meta.json'), 'utf8')) as { name?: unknown; teamName?: unknown };
+      if (typeof meta.teamName === 'string' && meta.teamName !== this.teamName) return undefined;
+      return typeof meta.name === 'string' ? meta.name : fromFileName;
+    } catch {
+      return fromFileName;
+    }
+  }
+
+  /** What every transcript of the team gained since the last poll. */
+  async poll(leadName: string): Promise<TranscriptFindings> {
+    await this.discover(leadName);
+    const found: TranscriptFindings = { prompts: [], sends: [] };
+    for (const [path, t] of this.tails) {
+      if (t.agent === undefined) {
+        // A subagent whose meta named no member of this team: look again later.
+        t.agent = await this.subagentName(path, SUBAGENT_FILE.exec(path.split('/').pop() ?? '')?.[1] ?? '');
+        if (t.agent === undefined) continue;
+      }
+      const agent = t.agent;
+      for (const row of await t.tail.read()) {
+        const text = promptText(row);
+        if (text !== undefined) found.prompts.push({ agent, text, timestamp: typeof row.timestamp === 'string' ? row.timestamp : '' });
+        found.sends.push(...sendAttempts(row, agent));
+      }
+    }
+    return found;
+  }
+}

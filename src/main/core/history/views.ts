@@ -1,0 +1,173 @@
+// What the user sees of a team's history: delivery states of sent messages, members' answers
+// found per era, and threads and feeds built from the journal's folded state.
+import type { AnswerSource, DeliveryStatus, ThreadMessage } from '../../../shared/types.js';
+import { LEGACY_SENDER } from '../claude/era.js';
+import { parseFrame } from '../claude/frames.js';
+import { inboxFileStem } from '../claude/paths.js';
+import type { ObservedState, SentState } from '../delivery/journal.js';
+import type { TeamRuntime } from '../team-runtime.js';
+
+/** An idle notification's `result` counts as an answer to a message taken up to this long after it was observed. */
+const TAKEN_SLACK_MS = 5_000;
+
+export interface Answer {
+  id: string;
+  member: string;
+  text: string;
+  /** When the member answered (ms). */
+  time: number;
+  source: AnswerSource;
+  observed: ObservedState;
+}
+
+/** The `result` of an idle notification (current era): the final text of the member's turn. */
+export function idleResult(o: ObservedState): string | undefined {
+  if (!o.text.includes('idle_notification') || !o.text.includes('"result"')) return undefined;
+  const f = parseFrame(o.text);
+  const r = f?.type === 'idle_notification' ? f.fields.result : undefined;
+  return typeof r === 'string' && r.trim() !== '' ? r : undefined;
+}
+
+function observedTime(o: ObservedState): number {
+  const t = Date.parse(o.timestamp);
+  return Number.isFinite(t) ? t : o.at;
+}
+
+/**
+ * A member's answers to Teamdeck, oldest first:
+ * - legacy: what it sent to `inboxes/user.json`;
+ * - current: what it tried to send to Teamdeck's name or to `user` (its transcript), and the
+ *   `result` of an idle notification that ended a turn after it took a message from Teamdeck
+ *   (dropped when the same text already came from its transcript).
+ */
+export function answersOf(rt: TeamRuntime, member: string): Answer[] {
+  const out: Answer[] = [];
+  const candidates = rt.answerCandidates.get(member);
+  if (!candidates) return out;
+  const sent = [...rt.state.sent.values()].filter((s) => s.to === member && s.deliveredAt !== undefined);
+  const texts = new Set<string>();
+  const idle: Answer[] = [];
+  for (const o of candidates) {
+    if (o.source === 'transcript') {
+      out.push({ id: o.id, member, text: o.text, time: observedTime(o), source: 'transcript', observed: o });
+      texts.add(o.text.trim());
+    } else if (rt.era === 'legacy') {
+      if (inboxFileStem(o.to) === LEGACY_SENDER) out.push({ id: o.id, member, text: o.text, time: observedTime(o), source: 'user-inbox', observed: o });
+    } else {
+      const result = idleResult(o);
+      if (result === undefined) continue;
+      const time = observedTime(o);
+      const answers = sent.some((s) => Date.parse(s.timestamp) < time && s.deliveredAt! <= o.at && (s.consumedAt ?? s.seenAt ?? Infinity) <= o.at + TAKEN_SLACK_MS);
+      if (answers) idle.push({ id: `${o.id}:result`, member, text: result, time, source: 'idle-notification', observed: o });
+    }
+  }
+  for (const a of idle) if (!texts.has(a.text.trim())) out.push(a);
+  return out.sort((a, b) => a.time - b.time);
+}
+
+/** Whether an observed message may be a member's answer to Teamdeck (indexed per member as it is seen). */
+export function isAnswerCandidate(o: ObservedState): boolean {
+  return o.source === 'transcript' || inboxFileStem(o.to) === LEGACY_SENDER || idleResult(o) !== undefined;
+}
+
+/** Time of the member's latest answer, for `replied`. */
+export function latestAnswerAt(rt: TeamRuntime, member: string): number | undefined {
+  if (rt.era === 'legacy') return rt.lastReply.get(member);
+  return answersOf(rt, member).at(-1)?.time;
+}
+
+/** latestAnswerAt, computed once per member for a whole list. */
+export function answerClock(rt: TeamRuntime): (member: string) => number | undefined {
+  const memo = new Map<string, number | undefined>();
+  return (member) => {
+    if (!memo.has(member)) memo.set(member, latestAnswerAt(rt, member));
+    return memo.get(member);
+  };
+}
+
+export function statusOf(rt: TeamRuntime, s: SentState, lastAnswer = latestAnswerAt(rt, s.to)): DeliveryStatus {
+  if (s.undeliverableAt !== undefined) return 'undeliverable';
+  if (s.deliveredAt === undefined) return 'queued';
+  if (s.consumedAt === undefined && s.seenAt === undefined) return 'accepted';
+  if (lastAnswer !== undefined && lastAnswer > Date.parse(s.timestamp)) return 'replied';
+  return s.seenAt !== undefined ? 'seen' : 'taken';
+}
+
+export function observedToThread(rt: TeamRuntime, o: ObservedState): ThreadMessage {
+  const m: ThreadMessage = {
+    id: o.id,
+    team: rt.id,
+    from: o.from,
+    to: o.to,
+    text: o.text,
+    timestamp: o.timestamp,
+    time: observedTime(o),
+    read: false,
+  };
+  if (o.summary !== undefined) m.summary = o.summary;
+  if (o.color !== undefined) m.color = o.color;
+  if (o.source) m.source = o.source;
+  const frame = o.source ? undefined : parseFrame(o.text);
+  if (frame) m.frame = frame;
+  return m;
+}
+
+function answerToThread(rt: TeamRuntime, a: Answer): ThreadMessage {
+  const base = observedToThread(rt, a.observed);
+  if (a.source === 'idle-notification') {
+    // The answer is the frame's `result`, shown as the member's own message.
+    const { frame: _frame, summary: _summary, ...rest } = base;
+    return { ...rest, id: a.id, text: a.text, source: a.source };
+  }
+  return { ...base, source: a.source };
+}
+
+export function sentToThread(rt: TeamRuntime, s: SentState, lastAnswer?: number): ThreadMessage {
+  const status = statusOf(rt, s, lastAnswer ?? latestAnswerAt(rt, s.to));
+  const m: ThreadMessage = {
+    id: s.id,
+    team: rt.id,
+    // The human is the author, whatever name was written into the inbox (`sentAs`).
+    from: LEGACY_SENDER,
+    to: s.to,
+    text: s.text,
+    timestamp: s.timestamp,
+    time: Date.parse(s.timestamp),
+    read: s.consumedAt !== undefined,
+    status,
+    sentAs: s.from,
+  };
+  if (s.summary !== undefined) m.summary = s.summary;
+  const reason = status === 'undeliverable' ? s.reason : status === 'queued' ? rt.waitReason.get(s.id) : undefined;
+  if (reason) m.reason = reason;
+  return m;
+}
+
+/** The user's thread with one member: what was sent to it, and its answers. */
+export function threadOf(rt: TeamRuntime, member: string, stem: string): ThreadMessage[] {
+  const out: ThreadMessage[] = [];
+  const answers = answersOf(rt, member);
+  for (const a of answers) out.push(answerToThread(rt, a));
+  if (rt.era === 'legacy') {
+    // Messages from the user written by someone else (another tool, an older Teamdeck).
+    for (const o of rt.state.observed.values()) {
+      if (o.from === LEGACY_SENDER && inboxFileStem(o.to) === stem) out.push(observedToThread(rt, o));
+    }
+  }
+  const last = answers.at(-1)?.time ?? (rt.era === 'legacy' ? rt.lastReply.get(member) : undefined);
+  for (const s of rt.state.sent.values()) if (inboxFileStem(s.to) === stem) out.push(sentToThread(rt, s, last));
+  return sortByTime(out);
+}
+
+/** Everything the team said, and everything sent to it. */
+export function feedOf(rt: TeamRuntime): ThreadMessage[] {
+  const out: ThreadMessage[] = [...rt.state.observed.values()].map((o) => observedToThread(rt, o));
+  const clock = answerClock(rt);
+  for (const s of rt.state.sent.values()) out.push(sentToThread(rt, s, clock(s.to)));
+  return sortByTime(out);
+}
+
+export function sortByTime<T extends { time: number }>(list: T[]): T[] {
+  // Stable: messages with the same time keep journal order.
+  return list.map((m, i) => [m, i] as const).sort((a, b) => a[0].time - b[0].time || a[1] - b[1]).map(([m]) => m);
+}

@@ -1,0 +1,73 @@
+// Everything the engine holds for one team: what Claude's files say now (config, inbox owners),
+// what the journal folded (history and sends), and the derived facts (era, presence, receipts).
+import type { DeliveryStatus, MemberInfo, TeamEra, TeamProblem, TeamSummary } from '../../shared/types.js';
+import type { TeamConfig } from './claude/config.js';
+import type { Journal, FoldedState, ObservedState } from './delivery/journal.js';
+import type { TargetOutbox } from './delivery/outbox.js';
+import type { TeamMeta } from './history/team-meta.js';
+import type { TranscriptWatch } from './history/transcript-watch.js';
+
+interface InboxSeen {
+  size: number;
+  mtimeMs: number;
+}
+
+export class TeamRuntime {
+  config: TeamConfig | undefined;
+  owners: string[] = [];
+  members: MemberInfo[] = [];
+  problems = new Map<string, TeamProblem>();
+  outboxes = new Map<string, TargetOutbox>();
+  era: TeamEra = 'legacy';
+  /** Set once the team ended: its folder is gone, or its lead's process is. */
+  ended: { at: number; reason: string } | undefined;
+  /** What was last written to team.json, to write it again only on a change. */
+  meta: TeamMeta | undefined;
+  /** Last time each member did anything (ms), and who approved its own shutdown. */
+  lastEvent = new Map<string, number>();
+  terminated = new Set<string>();
+  /** Per member, what it said that may be an answer to Teamdeck (see views.answersOf). */
+  answerCandidates = new Map<string, ObservedState[]>();
+  /** Latest message time from each member to the user (legacy `user.json`), for `replied`. */
+  lastReply = new Map<string, number>();
+  /** Status last announced per sent id, to emit only changes. */
+  announced = new Map<string, DeliveryStatus>();
+  /** Why each waiting message waits. */
+  waitReason = new Map<string, string>();
+  /** Write sequence at which each sent id was written into its inbox in this process. */
+  writtenSeq = new Map<string, number>();
+  seen = new Map<string, InboxSeen>();
+  /** Current era: tails the members' transcripts for receipts and answers. */
+  transcripts: TranscriptWatch | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly journal: Journal,
+    readonly state: FoldedState,
+  ) {}
+
+  get lead(): MemberInfo | undefined {
+    return this.members.find((m) => m.isLead);
+  }
+
+  summary(sendAs: string, leadReads: boolean): TeamSummary {
+    const s: TeamSummary = {
+      id: this.id,
+      name: this.config?.name ?? this.meta?.name ?? this.id,
+      memberCount: this.members.length,
+      problems: [...this.problems.values()],
+      era: this.era,
+      state: this.ended ? 'ended' : 'running',
+      sendAs,
+      leadReadsInbox: leadReads,
+    };
+    if (this.config?.description !== undefined) s.description = this.config.description;
+    const createdAt = this.config?.createdAt ?? this.meta?.createdAt;
+    if (createdAt !== undefined) s.createdAt = createdAt;
+    if (this.ended) {
+      s.endedAt = this.ended.at;
+      s.endedReason = this.ended.reason;
+    }
+    return s;
+  }
+}
