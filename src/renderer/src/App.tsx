@@ -33,9 +33,6 @@ function Sidebar() {
         <TeamSwitcher />
         {ended && (
           <p data-testid="team-ended" className="mt-1.5 px-0.5 text-[11px] leading-snug text-zinc-600 dark:text-zinc-300">
-            <span className="mr-1 rounded bg-zinc-200/80 px-1 text-[10px] font-medium tracking-wide text-zinc-600 uppercase dark:bg-zinc-700/70 dark:text-zinc-300">
-              ended
-            </span>
             {ended}
           </p>
         )}

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useActions, useDeck } from '../state/context';
-import { currentEntry } from '../state/selectors';
+import { currentEntry, isTeamEnded } from '../state/selectors';
 import { PresenceDot, RelTime, STATE_LABEL, STATE_TEXT, useLastSeen, useMemberState } from './bits';
 import { FeedIcon } from './icons';
 
@@ -8,6 +8,7 @@ export function MemberHeader({ team, member }: { team: string; member: string })
   const { openFeed } = useActions();
   const entry = useDeck(currentEntry);
   const state = useMemberState(team, entry);
+  const teamEnded = useDeck((s) => isTeamEnded(s, team));
   const seen = useLastSeen(entry?.lastEventAt);
   const kind = [entry?.model, entry?.agentType].filter(Boolean).join(' · ');
   const meta: ReactNode[] = [];
@@ -37,7 +38,7 @@ export function MemberHeader({ team, member }: { team: string; member: string })
           )}
           <span className="flex items-center gap-1.5" title={seen}>
             <PresenceDot name={member} state={state} testid="header-dot" />
-            <span className={`text-xs font-medium ${STATE_TEXT[state]}`}>{STATE_LABEL[state]}</span>
+            <span className={`text-xs font-medium ${STATE_TEXT[state]}`}>{teamEnded ? 'Team ended' : STATE_LABEL[state]}</span>
           </span>
           {kind && <span className="truncate text-xs text-zinc-500 dark:text-zinc-400">· {kind}</span>}
         </div>

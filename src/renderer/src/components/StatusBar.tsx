@@ -25,6 +25,7 @@ export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
   const source = useDeck((s) => s.rootSource);
   const phase = useDeck((s) => s.phase);
   const teamCount = useDeck((s) => s.teams.length);
+  const endedCount = useDeck((s) => s.teams.filter((t) => t.state === 'ended').length);
   const watching = useDeck((s) => s.watching);
   const queued = useDeck((s) => s.queuedCount);
   const problems = useDeck(allProblems);
@@ -43,7 +44,8 @@ export function StatusBar({ onOpenSettings }: { onOpenSettings: () => void }) {
             <span className="truncate font-mono text-[11px]">{root}</span>
           </span>
           <span data-testid="watch-status" className={`shrink-0 ${watching ? '' : 'font-medium text-amber-700 dark:text-amber-400'}`}>
-            {teamCount} {teamCount === 1 ? 'team' : 'teams'} · {watching ? 'watching' : 'not watching'}
+            {endedCount > 0 ? `${teamCount - endedCount} running · ${endedCount} ended` : `${teamCount} ${teamCount === 1 ? 'team' : 'teams'}`} ·{' '}
+            {watching ? 'watching' : 'not watching'}
           </span>
         </>
       )}

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useActions, useDeck } from '../state/context';
-import { endedWhen, teamGroups, teamUnread } from '../state/selectors';
+import { endedWhen, teamGroups, teamOf, teamUnread } from '../state/selectors';
 import { ChevronDownIcon } from './icons';
 
 interface Row {
@@ -37,20 +37,39 @@ export function TeamSwitcher() {
     }
     return out;
   }, [keys]);
+  const current = useDeck((s) => {
+    const t = teamOf(s, s.selectedTeam);
+    return t ? `${t.name}${SEP}${t.state === 'ended' ? '1' : ''}` : '';
+  });
+  const [currentName, currentEnded] = current.split(SEP) as [string, string | undefined];
   const options = (rows: Row[]) =>
     rows.map((r) => (
       <option key={r.id} value={r.id}>
         {r.label}
       </option>
     ));
+  // The native select keeps the keyboard, the screen reader and the open list; over it, the
+  // closed state shows just the team's name and an "ended" mark, which a long option label
+  // ("session-1a2b3c4d · ended yesterday 18:20") would truncate.
   return (
-    <label className="relative block">
+    <label className="relative flex w-full items-center gap-1.5 rounded-md border border-zinc-200 bg-white py-1.5 pr-7 pl-2.5 shadow-xs focus-within:ring-2 focus-within:ring-indigo-500/50 hover:border-zinc-300 dark:border-zinc-700 dark:bg-zinc-800 dark:hover:border-zinc-600">
       <span className="sr-only">Team</span>
+      <span aria-hidden="true" className="min-w-0 truncate text-[13px] font-semibold text-zinc-900 dark:text-zinc-100">
+        {currentName}
+      </span>
+      {currentEnded && (
+        <span
+          aria-hidden="true"
+          className="shrink-0 rounded bg-zinc-200/80 px-1 text-[10px] font-medium tracking-wide text-zinc-600 uppercase dark:bg-zinc-700/70 dark:text-zinc-300"
+        >
+          ended
+        </span>
+      )}
       <select
         data-testid="team-switcher"
         value={selected}
         onChange={(e) => openTeam(e.target.value)}
-        className="w-full cursor-pointer appearance-none truncate rounded-md border border-zinc-200 bg-white py-1.5 pr-7 pl-2.5 text-[13px] font-semibold text-zinc-900 shadow-xs outline-none hover:border-zinc-300 focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-100 dark:hover:border-zinc-600"
+        className="absolute inset-0 h-full w-full cursor-pointer appearance-none opacity-0 outline-none"
       >
         {ended.length === 0 ? (
           options(running)
