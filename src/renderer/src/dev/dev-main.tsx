@@ -1,5 +1,6 @@
 // Development entry: the real UI over the in-memory fake API. Only dev.html loads it; the shipped
-// index.html never does. ?scenario=demo|empty|big picks the data, ?latency=<ms> slows every call.
+// index.html never does. ?scenario=demo|empty|big picks the data, ?latency=<ms> slows every call,
+// ?end=<team> ends that team a few seconds after start (its undelivered messages turn undeliverable).
 import { mount } from '../mount';
 import { createFakeApi, type FakeScenario } from './fake-api';
 
@@ -21,3 +22,6 @@ if (params.get('live')) {
   };
   setTimeout(tick, 1000);
 }
+
+const ending = params.get('end');
+if (ending) setTimeout(() => api.endTeam(ending), 3000);
