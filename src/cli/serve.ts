@@ -7,6 +7,7 @@ import { resolveStateDir } from '../main/core/claude/paths.js';
 import { StateDirBusyError } from '../main/core/service-types.js';
 import { SettingsStore } from '../main/core/settings.js';
 import { TeamService } from '../main/core/team-service.js';
+import { withEngineSocket } from '../main/core/engine-socket/with-socket.js';
 import { startDemoTeam } from '../main/host/demo-team.js';
 import { startHost } from '../main/host/server.js';
 import { COMMON_HELP, UsageError, intOpt, noPositionals, parseCommandArgs, stringOpt } from './args.js';
@@ -64,7 +65,7 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
       settings,
       teamsDirFlag: common.teamsDir,
       // The window shows as soon as the teams are found; their histories are read right after.
-      createService: (o) => new TeamService({ ...o, openInBackground: true }),
+      createService: (o) => withEngineSocket(new TeamService({ ...o, openInBackground: true })),
       startDemo: () => startDemoTeam(),
       log: (message, error) => io.err(`teamdeck serve: ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
     });

@@ -11,6 +11,7 @@ import { resolveStateDir } from './core/claude/paths.js';
 import { StateDirBusyError } from './core/service-types.js';
 import { SettingsStore } from './core/settings.js';
 import { TeamService } from './core/team-service.js';
+import { withEngineSocket } from './core/engine-socket/with-socket.js';
 import { parseAppArgs } from './args.js';
 import { startDemoTeam } from './host/demo-team.js';
 import { registerIpc } from './ipc.js';
@@ -90,7 +91,7 @@ async function start(): Promise<void> {
       stateDir,
       settings,
       teamsDirFlag: args.teamsDir,
-      createService: (o) => new TeamService(o),
+      createService: (o) => withEngineSocket(new TeamService(o)),
       startDemo: () => startDemoTeam(),
       openExternal: (url) => shell.openExternal(url),
       log: (message, error) => console.error(`teamdeck: ${message}`, error ?? ''),

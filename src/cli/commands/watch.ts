@@ -12,8 +12,15 @@ export const watchCommand: Command = {
   async run(p, io) {
     noPositionals(p);
     const teamArg = stringOpt(p, 'team');
-    const s = await openService(p.common, io, { watch: true, readOnly: false });
+    const s = await openService(p.common, io, { watch: true, readOnly: false, owner: true });
+    let socket: { close(): Promise<void> } | undefined;
     try {
+      // Other commands (`teamdeck send` from a script) reach this engine through its socket.
+      const { serveEngineSocket } = await import('../../main/core/engine-socket/server.js');
+      socket = await serveEngineSocket(s.service).catch((e: Error) => {
+        io.err(`note: other teamdeck commands cannot reach this engine: ${e.message}`);
+        return undefined;
+      });
       const team = teamArg === undefined ? undefined : await findTeam(s.service, teamArg);
       const stamp = () => localTime(new Date().toISOString());
       const off = s.service.onEvent((e) => {
@@ -34,6 +41,7 @@ export const watchCommand: Command = {
       off();
       return 0;
     } finally {
+      await socket?.close();
       await s.close();
     }
   },
