@@ -8,13 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { claudeAppend, type ClaudeMessage } from '../sim/claude-inbox.js';
 import { createTeam, simTeamPaths } from '../sim/simulator.js';
 import { spawnMember, type MemberProcess } from '../sim/member-process.js';
+import { spawnHelper, type Proc } from '../../test/helpers/engine-proc.js';
 
 const BIN = fileURLToPath(new URL('../../bin/teamdeck.mjs', import.meta.url));
 
 let dir: string;
 let teams: string;
 let state: string;
-const running: (Running | MemberProcess)[] = [];
+const running: (Running | MemberProcess | { stop(): Promise<unknown> })[] = [];
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'teamdeck-cli-'));
@@ -65,8 +66,8 @@ interface Running {
   stop(): Promise<number | null>;
 }
 
-function start(args: string[]): Running {
-  const child = spawn(process.execPath, [BIN, ...args, '--teams-dir', teams, '--state-dir', state], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+function start(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Running {
+  const child = spawn(process.execPath, [BIN, ...args, '--teams-dir', teams, '--state-dir', state], { env: { ...env(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdoutLines: string[] = [];
   let buf = '';
   let err = '';
@@ -290,22 +291,22 @@ describe('send', () => {
     expect(await snapshot(teams)).toEqual(before);
   });
 
-  it('exits 1 with a clear line when another process owns the state dir; read-only commands still answer', async () => {
+  it('exits 1 with a clear line when an owner without an engine socket holds the state dir; read-only commands still answer', async () => {
     await makeTeam();
-    const w = start(['watch']);
-    await w.waitStderr((t) => t.includes('Ctrl-C to stop'));
+    // An owner that serves no socket: an older Teamdeck, or a one-shot command.
+    const owner = ownerWithoutSocket();
+    await owner.ask('go', (l) => typeof l === 'object' && l !== null && 'owned' in l);
     const r = await run(['send', '--team', 'alpha', '--to', 'researcher', 'hi']);
     expect(r.code).toBe(1);
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/in use by another Teamdeck process/);
+    expect(lines[0]).toMatch(/in use by another Teamdeck process.*no engine answered on its socket/);
     await expect(stat(simTeamPaths(teams, 'alpha').inbox('researcher'))).rejects.toThrow();
 
     const roster = await run(['roster', '--team', 'alpha', '--json']);
     expect(roster.code).toBe(0);
     expect((JSON.parse(roster.stdout) as unknown[]).length).toBe(3);
     expect(roster.stderr).toContain('note:');
-    expect(await w.stop()).toBe(0);
   });
 });
 
@@ -381,5 +382,192 @@ describe('long-running commands', () => {
     expect(Object.fromEntries(roster.map((m) => [m.name, m.state]))).toMatchObject({ researcher: 'active', implementer: 'idle', tester: 'terminated' });
     expect(new Set(roster.map((m) => m.color))).toEqual(new Set([undefined, 'blue', 'green', 'yellow']));
     expect(await d.stop()).toBe(0);
+  });
+});
+
+/** A process holding the state lock the way the engine does, serving no socket. */
+function ownerWithoutSocket(): Proc {
+  const p = spawnHelper('engine-state-owner.ts', [state]);
+  running.push({ stop: async () => (p.send('exit'), await p.exited) });
+  return p;
+}
+
+const modeOf = async (p: string) => (await stat(p)).mode & 0o777;
+
+describe('beside a running engine (the app, serve or watch owns the state dir)', () => {
+  async function engine(extraEnv: NodeJS.ProcessEnv = {}): Promise<Running> {
+    const w = start(['watch', '--json'], extraEnv);
+    await w.waitStderr((t) => t.includes('Ctrl-C to stop'), 45_000);
+    return w;
+  }
+
+  it('send, thread, roster and teams go through its socket; the socket is 0600 in an owner-only folder', async () => {
+    await makeTeam();
+    const w = await engine();
+    expect(await modeOf(state)).toBe(0o700);
+    expect(await modeOf(join(state, 'engine.sock'))).toBe(0o600);
+    expect(await modeOf(join(state, 'engine-socket.json'))).toBe(0o600);
+
+    const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'Sent beside the app']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\{"id":"[^"]+","status":"accepted"\}\n$/);
+    const { id } = JSON.parse(r.stdout) as { id: string };
+    // The owner delivered it (its watch prints the delivery), and it is in the inbox once.
+    await w.waitStdout((l) => l.includes(id) && l.includes('"accepted"'));
+    expect((await inbox('alpha', 'researcher')).filter((m) => m.text === 'Sent beside the app')).toHaveLength(1);
+
+    const thread = await run(['thread', '--team', 'alpha', '--with', 'researcher', '--json']);
+    expect(thread.code).toBe(0);
+    expect(thread.stderr).toBe('');
+    expect(JSON.parse(thread.stdout)).toEqual([expect.objectContaining({ id, text: 'Sent beside the app', status: 'accepted' })]);
+
+    const human = await run(['send', '--team', 'alpha', '--to', 'researcher', 'and', 'another']);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^accepted {2}\S+ {2}\(in researcher's inbox\)\n$/);
+
+    const roster = await run(['roster', '--team', 'alpha', '--json']);
+    expect(roster.code).toBe(0);
+    expect(roster.stderr).toBe('');
+    expect((JSON.parse(roster.stdout) as { name: string }[]).map((m) => m.name)).toEqual(['team-lead', 'researcher', 'tester']);
+    const list = await run(['teams', '--json']);
+    expect(list.code).toBe(0);
+    expect((JSON.parse(list.stdout) as { id: string }[]).map((t) => t.id)).toEqual(['alpha']);
+    const unknown = await run(['roster', '--team', 'nope']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.trim().split('\n')).toEqual([expect.stringContaining('no team "nope"')]);
+    expect(await w.stop()).toBe(0);
+    // The owner took its socket and info file with it.
+    expect((await readdir(state)).filter((n) => n.startsWith('engine'))).toEqual([]);
+  });
+
+  it('refusals come back as exit 2 with the reason on one line, and nothing is written', async () => {
+    await makeTeam();
+    const p = simTeamPaths(teams, 'alpha');
+    const now = new Date().toISOString();
+    await claudeAppend(p.inbox('team-lead'), { from: 'tester', text: JSON.stringify({ type: 'shutdown_approved', requestId: 'r', from: 'tester', timestamp: now }), timestamp: now, read: false });
+    const w = await engine();
+    const before = await snapshot(teams);
+    const cases: [string[], RegExp][] = [
+      [['--team', 'nope', '--to', 'researcher', 'hi'], /no team/],
+      [['--team', 'alpha', '--to', 'nobody', 'hi'], /no member/],
+      [['--team', 'alpha', '--to', 'researcher', '   '], /empty/],
+      [['--team', 'alpha', '--to', 'researcher', '{"type":"shutdown_request","requestId":"x"}'], /protocol frame/],
+      [['--team', 'alpha', '--to', 'researcher', 'x'.repeat(65_537)], /at most 65536 bytes|limit/],
+      [['--team', 'alpha', '--to', 'tester', 'hi'], /shut down/],
+      [['--team', 'alpha', '--to', 'user', 'hi'], /user's own/],
+    ];
+    await Promise.all(
+      cases.map(async ([args, reason]) => {
+        const r = await run(['send', '--json', ...args]);
+        expect(r.code, String(reason)).toBe(2);
+        expect(r.stdout, String(reason)).toBe('');
+        const lines = r.stderr.trim().split('\n');
+        expect(lines, String(reason)).toHaveLength(1);
+        expect(lines[0], String(reason)).toMatch(/^teamdeck send: refused: /);
+        expect(lines[0], String(reason)).toMatch(reason);
+      }),
+    );
+    expect(await snapshot(teams)).toEqual(before);
+    expect(await w.stop()).toBe(0);
+  });
+
+  it('sends from several processes at once are each accepted and in the inbox once', async () => {
+    await makeTeam();
+    const w = await engine();
+    const texts = Array.from({ length: 6 }, (_, i) => `parallel ${i}`);
+    const results = await Promise.all(texts.map((t) => run(['send', '--team', 'alpha', '--to', 'researcher', '--json', t])));
+    for (const r of results) {
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ status: 'accepted' });
+    }
+    const box = (await inbox('alpha', 'researcher')).map((m) => m.text);
+    for (const t of texts) expect(box.filter((x) => x === t)).toHaveLength(1);
+    expect(await w.stop()).toBe(0);
+  });
+
+  it('tail through the engine prints what it sees, and ends with exit 1 when the engine stops', async () => {
+    await makeTeam();
+    const w = await engine();
+    const t = start(['tail', '--team', 'alpha', '--json']);
+    await t.waitStderr((s) => s.includes('tailing team alpha'));
+    expect(t.stderr()).not.toContain('note:');
+    const ts = new Date().toISOString();
+    await claudeAppend(simTeamPaths(teams, 'alpha').inbox('user'), { from: 'researcher', text: 'Seen by the owner', timestamp: ts, read: false });
+    const line = await t.waitStdout((l) => l.includes('Seen by the owner'));
+    expect(JSON.parse(line)).toMatchObject({ team: 'alpha', from: 'researcher', text: 'Seen by the owner' });
+    expect(await w.stop()).toBe(0);
+    await t.waitStderr((s) => /the engine \(pid \d+\) that owns the state dir stopped/.test(s));
+    expect(await t.stop()).toBe(1);
+  });
+
+  it('after the owner is killed with SIGKILL, send owns the state dir itself; the next engine replaces the stale socket', async () => {
+    await makeTeam();
+    const w = await engine();
+    w.child.kill('SIGKILL');
+    await w.stop();
+    expect((await stat(join(state, 'engine.sock'))).isSocket()).toBe(true);
+
+    const alone = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'after the crash']);
+    expect(alone.stderr).toBe('');
+    expect(alone.code).toBe(0);
+    expect(JSON.parse(alone.stdout)).toMatchObject({ status: 'accepted' });
+
+    const w2 = await engine();
+    const via = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'through the new owner']);
+    expect(via.code).toBe(0);
+    const { id } = JSON.parse(via.stdout) as { id: string };
+    await w2.waitStdout((l) => l.includes(id));
+    expect((await inbox('alpha', 'researcher')).map((m) => m.text)).toEqual(['after the crash', 'through the new owner']);
+    expect(await w2.stop()).toBe(0);
+  });
+
+  it('a state path too long for a socket address puts the socket in an owner-only runtime folder', async () => {
+    await makeTeam();
+    state = join(dir, 'a-state-folder-whose-path-is-too-long-for-a-unix-socket-'.padEnd(110, 'x'));
+    const runtime = join(dir, 'run');
+    await mkdir(runtime, { mode: 0o700 });
+    const w = await engine({ XDG_RUNTIME_DIR: runtime });
+    const info = JSON.parse(await readFile(join(state, 'engine-socket.json'), 'utf8')) as { path: string };
+    const [folder] = await readdir(runtime);
+    expect(folder).toMatch(/^teamdeck-engine-/);
+    expect(info.path).toBe(join(runtime, folder!, 'engine.sock'));
+    expect(await modeOf(join(runtime, folder!))).toBe(0o700);
+    expect(await modeOf(info.path)).toBe(0o600);
+    await expect(stat(join(state, 'engine.sock'))).rejects.toThrow();
+
+    const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'long path']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    await w.waitStdout((l) => l.includes((JSON.parse(r.stdout) as { id: string }).id));
+    expect(await w.stop()).toBe(0);
+    expect(await readdir(runtime)).toEqual([]);
+  });
+
+  it('`teamdeck serve` serves the socket too, and takes it away when it stops', async () => {
+    await makeTeam();
+    const host = start(['serve', '--json', '--port', '0']);
+    await host.waitStdout((l) => l.includes('"ready"'), 45_000);
+    expect(await modeOf(join(state, 'engine.sock'))).toBe(0o600);
+    const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'beside the browser host']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'accepted' });
+    expect((await inbox('alpha', 'researcher')).map((m) => m.text)).toEqual(['beside the browser host']);
+    expect(await host.stop()).toBe(0);
+    await expect(stat(join(state, 'engine.sock'))).rejects.toThrow();
+  });
+
+  it('a --teams-dir the engine does not watch is not sent through it', async () => {
+    await makeTeam();
+    const w = await engine();
+    const other = join(dir, 'other-teams');
+    await mkdir(other);
+    const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--teams-dir', other, '--state-dir', state, 'hi'], { dirs: false });
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/in use by another Teamdeck process.*watches .*teams, not .*other-teams/)]);
+    await expect(stat(simTeamPaths(teams, 'alpha').inbox('researcher'))).rejects.toThrow();
+    expect(await w.stop()).toBe(0);
   });
 });

@@ -1,7 +1,10 @@
-// Opens the engine for one CLI command. Commands that only look (teams, roster, thread, tail)
-// still work while the app owns the state dir: they fall back to a throwaway state dir and
-// say so, because then they see what the inbox files hold now, not Teamdeck's history.
-import { mkdtemp, rm } from 'node:fs/promises';
+// Opens the engine for one CLI command. When another process (the app, `teamdeck serve`,
+// `teamdeck watch`) owns the state dir, the command talks to that engine over its socket
+// instead, so `send` works beside the app and the read commands see its history. When no
+// engine answers there, commands that only look (teams, roster, thread, tail) fall back to a
+// throwaway state dir and say so, because then they see what the inbox files hold now, not
+// Teamdeck's history.
+import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StateDirBusyError, type TeamServiceApi } from '../main/core/service-types.js';
@@ -16,6 +19,10 @@ export interface OpenedService {
   rootSource: string;
   /** Set when the real state dir was busy and a throwaway one is in use. */
   fallback?: string;
+  /** Set when the service is another process's engine, reached over its socket. */
+  remote?: { pid: number | undefined };
+  /** Aborted when that engine goes away while the command runs. */
+  lost?: AbortSignal;
   close(): Promise<void>;
 }
 
@@ -23,40 +30,103 @@ export interface OpenOptions {
   watch: boolean;
   /** Read-only commands may use a throwaway state dir when the real one is busy. */
   readOnly: boolean;
+  /** The command must own the state dir itself (`watch`): never through another engine. */
+  owner?: boolean;
 }
+
+/**
+ * How long a command keeps trying when the state dir is busy and no engine answers on its
+ * socket: the owner may be another one-shot command about to finish, or an engine still starting.
+ */
+const BUSY_RETRY_MS = 1_000;
 
 export async function openService(common: Common, io: Io, opts: OpenOptions): Promise<OpenedService> {
   const { root, source } = resolveTeamsRoot({ teamsDir: common.teamsDir });
   const stateDir = resolveStateDir({ stateDir: common.stateDir });
   // Loaded on demand: `--help`, `sim` and `demo` start faster without the engine's dependencies.
   const { TeamService } = await import('../main/core/team-service.js');
-  const service = new TeamService({ teamsRoot: root, stateDir, watch: opts.watch });
-  try {
-    await service.start();
-    return { service, teamsRoot: root, rootSource: source, close: () => service.stop() };
-  } catch (e) {
-    if (!(e instanceof StateDirBusyError) || !opts.readOnly) throw e;
-    const scratch = await mkdtemp(join(tmpdir(), 'teamdeck-view-'));
-    const view = new TeamService({ teamsRoot: root, stateDir: scratch, watch: opts.watch });
+  // The journal holds every message: where Teamdeck makes the folder, only its user may enter.
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
+  const deadline = Date.now() + BUSY_RETRY_MS;
+  let busy: StateDirBusyError;
+  for (;;) {
+    const service = new TeamService({ teamsRoot: root, stateDir, watch: opts.watch });
     try {
-      await view.start();
-    } catch (e2) {
-      await rm(scratch, { recursive: true, force: true });
-      throw e2;
+      await service.start();
+      return { service, teamsRoot: root, rootSource: source, close: () => service.stop() };
+    } catch (e) {
+      if (!(e instanceof StateDirBusyError)) throw e;
+      busy = e;
     }
-    io.err(`note: ${e.message}`);
-    io.err('note: showing what the inbox files hold now, without Teamdeck\'s history or delivery states');
-    return {
-      service: view,
-      teamsRoot: root,
-      rootSource: source,
-      fallback: e.message,
-      close: async () => {
-        await view.stop();
-        await rm(scratch, { recursive: true, force: true });
-      },
-    };
+    if (opts.owner) throw busy;
+    const remote = await openRemote(stateDir, root, source, opts);
+    if (remote.opened) return remote.opened;
+    if (remote.final || Date.now() >= deadline) {
+      busy = new StateDirBusyError(`${busy.message}; ${remote.reason}`);
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 100));
   }
+  if (!opts.readOnly) throw busy;
+  const scratch = await mkdtemp(join(tmpdir(), 'teamdeck-view-'));
+  const view = new TeamService({ teamsRoot: root, stateDir: scratch, watch: opts.watch });
+  try {
+    await view.start();
+  } catch (e2) {
+    await rm(scratch, { recursive: true, force: true });
+    throw e2;
+  }
+  io.err(`note: ${busy.message}`);
+  io.err('note: showing what the inbox files hold now, without Teamdeck\'s history or delivery states');
+  return {
+    service: view,
+    teamsRoot: root,
+    rootSource: source,
+    fallback: busy.message,
+    close: async () => {
+      await view.stop();
+      await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+type RemoteAttempt = { opened: OpenedService; reason?: undefined; final?: undefined } | { opened?: undefined; reason: string; final: boolean };
+
+/**
+ * The owner's engine over its socket. A teams root given explicitly (--teams-dir,
+ * TEAMDECK_TEAMS_DIR) must be the one that engine watches; a default one follows the engine,
+ * whose root may come from the app's settings.
+ */
+async function openRemote(stateDir: string, root: string, source: string, opts: OpenOptions): Promise<RemoteAttempt> {
+  const { EngineSocketClient, EngineUnavailableError } = await import('../main/core/engine-socket/client.js');
+  const client = new EngineSocketClient({ stateDir, events: opts.watch });
+  try {
+    await client.start();
+  } catch (e) {
+    if (!(e instanceof EngineUnavailableError)) throw e;
+    return { reason: `no engine answered on its socket: ${e.message}`, final: false };
+  }
+  const explicit = source === '--teams-dir' || source === 'TEAMDECK_TEAMS_DIR';
+  if (explicit && !(await samePath(client.teamsRoot, root))) {
+    await client.stop();
+    return { reason: `its engine (pid ${client.ownerPid}) watches ${client.teamsRoot}, not ${root}`, final: true };
+  }
+  return {
+    opened: {
+      service: client,
+      teamsRoot: client.teamsRoot,
+      rootSource: explicit ? source : `as the running engine, pid ${client.ownerPid}`,
+      remote: { pid: client.ownerPid },
+      lost: client.lost,
+      close: () => client.stop(),
+    },
+  };
+}
+
+async function samePath(a: string, b: string): Promise<boolean> {
+  if (a === b) return true;
+  const [ra, rb] = await Promise.all([realpath(a).catch(() => a), realpath(b).catch(() => b)]);
+  return ra === rb;
 }
 
 /** A team that is not there: exit 2 with this message. */

@@ -20,8 +20,12 @@ export const tailCommand: Command = {
         io.out(p.common.json ? JSON.stringify(messageJson(e.message)) : messageLine(e.message, { team: team ? undefined : e.team }));
       });
       io.err(`tailing ${team ? `team ${team.id}` : 'every team'} in ${s.teamsRoot}; Ctrl-C to stop`);
-      await io.untilStopped();
+      const how = await io.untilStopped(s.lost);
       off();
+      if (how === 'cancelled') {
+        io.err(`teamdeck tail: the engine (pid ${s.remote?.pid}) that owns the state dir stopped`);
+        return 1;
+      }
       return 0;
     } finally {
       await s.close();
