@@ -7,7 +7,12 @@ export const watchCommand: Command = {
   name: 'watch',
   summary: 'run the engine (history, retries of queued messages) and print delivery events, until Ctrl-C',
   usage: 'teamdeck watch [--team T]',
-  help: ['  --team T        only print events of this team (the engine still serves every team)'],
+  help: [
+    '  --team T        only print events of this team (the engine still serves every team)',
+    '',
+    'While it runs, other teamdeck commands on the same state dir (send, thread, roster, teams,',
+    'tail) go through this engine over its socket in the state dir.',
+  ],
   options: { team: { type: 'string' } },
   async run(p, io) {
     noPositionals(p);
