@@ -202,7 +202,7 @@ function randomValue(depth = 0): unknown {
       return Array.from({ length: int(2_000) }, () => int(10));
     case 9:
     case 10:
-      return Object.fromEntries(Array.from({ length: int(6) }, () => [pick(['team', 'to', 'text', 'summary', 'teamsDir', 'idleMinutes', 'notifications', 'from', 'id', 'x', randomString().slice(0, 40)]), randomValue(depth + 1)]));
+      return Object.fromEntries(Array.from({ length: int(6) }, () => [pick(['team', 'to', 'text', 'summary', 'teamsDir', 'idleMinutes', 'notifications', 'senderName', 'from', 'id', 'x', randomString().slice(0, 40)]), randomValue(depth + 1)]));
     case 11:
       return pollutingObject({ team: TEAM_ID, to: MEMBERS[0], text: 'hi' });
     case 12:
@@ -238,7 +238,7 @@ function validArgs(name: CallName): unknown[] {
     case 'send':
       return [{ team: TEAM_ID, to: pick(MEMBERS), text: 'please look at auth.ts', summary: 'auth' }];
     case 'setSettings':
-      return [pick([{ idleMinutes: 10 }, { teamsDir: '/tmp/elsewhere' }, { notifications: false }, {}])];
+      return [pick([{ idleMinutes: 10 }, { teamsDir: '/tmp/elsewhere' }, { notifications: false }, { senderName: 'ops-desk' }, { senderName: pick(['user', 'Team-Lead', 'SYSTEM', 'a b', '', 'x'.repeat(65)]) }, {}])];
     case 'openExternal':
       return ['https://example.com/docs'];
   }
@@ -611,7 +611,7 @@ describe(`IPC fuzz (seed ${SEED})`, () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     await sleep(300); // anything a call had scheduled has run by now
     expect(Object.fromEntries(await filesNow())).toEqual(Object.fromEntries(before));
-    expect(settings.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: true });
+    expect(settings.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: true, senderName: 'teamdeck' });
     // Still serving: reads answer, and a valid send is delivered.
     const roster = await handlers.dispatch('getRoster', [TEAM_ID]);
     expect(roster.ok && (roster.value as { name: string }[]).map((m) => m.name).sort()).toEqual(['implementer', 'researcher', 'team-lead']);

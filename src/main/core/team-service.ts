@@ -10,7 +10,7 @@ import type { RosterEntry, SendRequest, SendResult, TeamProblem, TeamSummary, Th
 import { readTeamConfig } from './claude/config.js';
 import { classifyEra, DEFAULT_SENDER_NAME, leadReadsInbox, senderFor, senderNameProblem } from './claude/era.js';
 import { InboxReader } from './claude/inbox-tail.js';
-import { ENDED_FOLDER_GONE, judgeLiveness } from './claude/lifecycle.js';
+import { DELETED_TEAM_FOLDER, ENDED_FOLDER_GONE, judgeLiveness } from './claude/lifecycle.js';
 import { inboxFileStem, isSafeSegment, teamDirName, teamPaths } from './claude/paths.js';
 import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude/team-reader.js';
 import { Deliveries } from './delivery/deliveries.js';
@@ -19,7 +19,7 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from './delivery/outbox.js';
 import { checkTarget, checkText, findMember } from './delivery/send-checks.js';
 import { foldInbox, noteEvent, noteObserved } from './history/ingest.js';
 import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMeta, type TeamMeta } from './history/team-meta.js';
-import { TranscriptWatch } from './history/transcript-watch.js';
+import { holdsTeammateBlock, TranscriptWatch } from './history/transcript-watch.js';
 import { feedOf, observedToThread, threadOf } from './history/views.js';
 import { DEFAULT_IDLE_THRESHOLD_MS, memberState } from './presence.js';
 import { preserveBytes } from './preserve.js';
@@ -297,7 +297,8 @@ export class TeamService implements TeamServiceApi {
   }
 
   private openTeam(id: string): Promise<TeamRuntime | undefined> {
-    if (!isSafeSegment(id)) return Promise.resolve(undefined);
+    // A `.deleted-<uuid>` folder is a team Claude is removing, never one to open.
+    if (!isSafeSegment(id) || DELETED_TEAM_FOLDER.test(id)) return Promise.resolve(undefined);
     const existing = this.teams.get(id);
     if (existing) return Promise.resolve(existing);
     let p = this.opening.get(id);
@@ -546,7 +547,7 @@ export class TeamService implements TeamServiceApi {
       const unseen = [...rt.state.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
       if (rt.ended && unseen.length === 0) continue;
       const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead');
-      const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && p.text.includes(s.text) && p.text.includes(`teammate_id="${s.from}"`)));
+      const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && holdsTeammateBlock(p.text, s.from, s.text)));
       if (seen.length) await this.delivery.markSeen(rt, seen.map((s) => s.id));
       // Addressed to the user, or to any name Teamdeck wrote as on this team.
       const ours = new Set([USER_INBOX, senderFor(rt.era, this.senderName), ...[...rt.state.sent.values()].map((s) => s.from)]);

@@ -5,6 +5,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import { watch as watchFolder, type FSWatcher as FolderWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { DELETED_TEAM_FOLDER } from './claude/lifecycle.js';
 
 export type WatchTarget =
   | { kind: 'inbox'; team: string; owner: string }
@@ -25,6 +26,8 @@ export function classifyPath(root: string, p: string): WatchTarget | undefined {
   const parts = rel.split(sep);
   const team = parts[0]!;
   if (team.startsWith('.')) return undefined;
+  // `<dir>.deleted-<uuid>`: Claude renamed a team away to remove it; only the root changed.
+  if (DELETED_TEAM_FOLDER.test(team)) return { kind: 'root' };
   if (parts.length === 1) return { kind: 'team', team };
   if (parts.length === 2 && parts[1] === 'config.json') return { kind: 'config', team };
   if (parts.length === 2 && parts[1] === 'inboxes') return { kind: 'team', team };

@@ -38,7 +38,7 @@ export function checkTarget(rt: TeamRuntime, teamsRoot: string, to: string): Mem
   if (rt.ended) throw new SendRefusedError(`team ${rt.id} has ended (${rt.ended.reason}); nothing can be sent to it`);
   if (typeof to !== 'string' || to === '') throw new SendRefusedError('no recipient: name the member to send to');
   if (isUnaddressable(inboxFileStem(to))) {
-    throw new SendRefusedError(`cannot send to ${JSON.stringify(to)}: that is the user's own name, not a member`);
+    throw new SendRefusedError(`cannot send to ${JSON.stringify(to)}: that is the user's own inbox, not a member`);
   }
   // A member is named exactly, or by its inbox stem; a name that is neither ("team/lead",
   // "team\u0000lead") must not reach team-lead's inbox by sanitizing into its stem.

@@ -1,0 +1,213 @@
+// The engine on a current-era (Claude Code 2.1.332) team, built from files captured from the
+// real binary (test/fixtures/claude-2.1.332): the sender name, the entry shape, receipts from
+// the transcript, answers from idle notifications and transcripts, and the team's end.
+import { spawnSync } from 'node:child_process';
+import { appendFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir, REPO_ROOT } from '../../../test/helpers/tmp.js';
+import { claudeAppend, claudeConsume } from '../../sim/claude-inbox.js';
+import { procStartOf } from './claude/lifecycle.js';
+import { SendRefusedError } from './service-types.js';
+import { TeamService } from './team-service.js';
+
+const CAPTURE = join(REPO_ROOT, 'test', 'fixtures', 'claude-2.1.332', 'team-lifecycle');
+const TEAM = 'session-cc4ff1d9';
+const SESSION = 'cc4ff1d9-7874-413b-94e4-5b8d2fe0f369';
+const SUBAGENTS = join('projects', '-home-me-proj', SESSION, 'subagents');
+const RESEARCHER_TX = join(SUBAGENTS, 'agent-aresearcher-4932618ede0d71b5.jsonl');
+
+let base: string;
+let config: string;
+let teams: string;
+let svc: TeamService | undefined;
+
+/** A live copy of the captured team: its config names a lead process that runs (this one). */
+async function liveTeam(pid = process.pid, procStart = procStartOf(process.pid)): Promise<void> {
+  const cfg = JSON.parse(await readFile(join(CAPTURE, 'teams', TEAM, 'config.003.json'), 'utf8'));
+  cfg.leadProcess = { ...cfg.leadProcess, pid, procStart };
+  delete cfg.leadProcess.pidSpace;
+  await mkdir(join(teams, TEAM, 'inboxes'), { recursive: true });
+  await writeFile(join(teams, TEAM, 'config.json'), JSON.stringify(cfg, null, 2));
+  await writeFile(join(teams, TEAM, 'inboxes', 'researcher.json'), '[]');
+  await writeFile(join(teams, TEAM, 'inboxes', 'team-lead.json'), '[]');
+  // The transcripts as Claude left them, but researcher's empty: each test appends its rows.
+  await cp(join(CAPTURE, 'projects'), join(config, 'projects'), { recursive: true });
+  await writeFile(join(config, RESEARCHER_TX), '');
+}
+
+const inbox = (owner: string) => join(teams, TEAM, 'inboxes', `${owner}.json`);
+
+async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeEach(async () => {
+  base = await makeTempDir();
+  config = join(base, '.claude');
+  teams = join(config, 'teams');
+  await mkdir(teams, { recursive: true });
+});
+afterEach(async () => {
+  await svc?.stop();
+  svc = undefined;
+  await rm(base, { recursive: true, force: true });
+});
+
+function service(): TeamService {
+  svc = new TeamService({ teamsRoot: teams, stateDir: join(base, 'state'), rescanMs: 100 });
+  return svc;
+}
+
+describe('a current-era team', () => {
+  it('is told apart from a legacy one and written to as teamdeck, in Claude key order', async () => {
+    await liveTeam();
+    const s = service();
+    await s.start();
+    const [summary] = await s.listTeams();
+    expect(summary).toMatchObject({ id: TEAM, era: 'current', state: 'running', sendAs: 'teamdeck', leadReadsInbox: true });
+    const r = await s.send({ team: TEAM, to: 'researcher', text: 'What is the answer?', summary: 'question' });
+    expect(r.status).toBe('accepted');
+    const [entry] = JSON.parse(await readFile(inbox('researcher'), 'utf8'));
+    // Exactly the shape and key order of an entry Claude writes; no reserved sender, no null.
+    expect(Object.keys(entry)).toEqual(['from', 'text', 'summary', 'timestamp', 'msgV', 'msg_id', 'type', 'read']);
+    expect(entry).toMatchObject({ from: 'teamdeck', text: 'What is the answer?', msgV: 1, msg_id: r.id, type: 'message', read: false });
+    const [sent] = await s.thread(TEAM, 'researcher');
+    expect(sent).toMatchObject({ id: r.id, status: 'accepted', sentAs: 'teamdeck' });
+  });
+
+  it('goes accepted -> taken (pruned) -> seen (in its transcript) -> replied (its idle notification result)', async () => {
+    await liveTeam();
+    const s = service();
+    const statuses: string[] = [];
+    s.onEvent((e) => e.type === 'delivery' && statuses.push(e.status));
+    await s.start();
+    const text = 'What is the answer? [[SAY:The answer is 42.]]';
+    const r = await s.send({ team: TEAM, to: 'researcher', text });
+    // Claude's teammate takes it (prunes the inbox) before its model request.
+    expect((await claudeConsume(inbox('researcher'), 'prune')).map((m) => m.text)).toEqual([text]);
+    await until('taken', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'taken'));
+    // Taken is not seen: only the transcript row proves its model has it. Append the row the
+    // real teammate wrote (captured), as Claude does.
+    const rows = (await readFile(join(CAPTURE, RESEARCHER_TX), 'utf8')).trimEnd().split('\n');
+    const seenRow = rows.find((l) => l.includes('teammate_id=\\"teamdeck\\"'))!;
+    await appendFile(join(config, RESEARCHER_TX), seenRow + '\n');
+    await until('seen', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'seen'));
+    // The answer reaches the lead as the result of an idle notification (captured text).
+    const idle = JSON.parse(await readFile(join(CAPTURE, 'teams', TEAM, 'inboxes', 'team-lead.006.json'), 'utf8')).find((e: { text: string }) =>
+      e.text.includes('The answer is 42.'),
+    );
+    expect(idle).toBeDefined();
+    await claudeAppend(inbox('team-lead'), { ...idle, timestamp: new Date(Date.now() + 10).toISOString() });
+    const thread = await until('the answer', async () => {
+      const t = await s.thread(TEAM, 'researcher');
+      return t.some((m) => m.from === 'researcher') && t;
+    });
+    expect(thread.map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
+      ['user', text, 'replied'],
+      ['researcher', 'The answer is 42.', 'idle-notification'],
+    ]);
+    expect(statuses).toEqual(['accepted', 'taken', 'seen', 'replied']);
+    expect(r.status).toBe('accepted');
+  });
+
+  it("shows a teammate's SendMessage to the user (which Claude refuses) as its answer, from its transcript", async () => {
+    await liveTeam();
+    const s = service();
+    await s.start();
+    await s.send({ team: TEAM, to: 'researcher', text: 'hello' });
+    // The captured turn in which researcher called SendMessage(to:"user").
+    const rows = (await readFile(join(CAPTURE, RESEARCHER_TX), 'utf8')).trimEnd().split('\n');
+    await writeFile(join(config, RESEARCHER_TX), '');
+    for (const l of rows) await appendFile(join(config, RESEARCHER_TX), l + '\n');
+    const answer = await until('the transcript answer', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.source === 'transcript'));
+    expect(answer).toMatchObject({ from: 'researcher', to: 'user', text: 'Hello user, researcher here.' });
+  });
+
+  it('ends when Claude removes the folder: history stays, sends are refused, queued ones become undeliverable, no folder is made again', async () => {
+    await liveTeam();
+    const s = service();
+    await s.start();
+    const first = await s.send({ team: TEAM, to: 'researcher', text: 'delivered before the end' });
+    expect(first.status).toBe('accepted');
+    // Another process holds researcher's inbox lock: the next send waits as queued.
+    const holder = spawnSync('mkdir', [`${inbox('researcher')}.lock`]);
+    expect(holder.status).toBe(0);
+    const queued = await s.send({ team: TEAM, to: 'researcher', text: 'still queued at the end' });
+    expect(queued.status).toBe('queued');
+    // The lead exits: Claude renames the folder and removes it.
+    await rename(join(teams, TEAM), join(teams, `${TEAM}.deleted-0b9e8c1e-5a51-4f1e-9d43-2f0c7d3a9c11`));
+    await rm(join(teams, `${TEAM}.deleted-0b9e8c1e-5a51-4f1e-9d43-2f0c7d3a9c11`), { recursive: true });
+    const ended = await until('ended', async () => (await s.listTeams()).find((t) => t.id === TEAM && t.state === 'ended'));
+    expect(ended.endedReason).toMatch(/lead exited/);
+    expect(ended.endedAt).toBeGreaterThan(0);
+    const thread = await until('undeliverable', async () => {
+      const t = await s.thread(TEAM, 'researcher');
+      return t.some((m) => m.status === 'undeliverable') && t;
+    });
+    expect(thread.map((m) => [m.text, m.status])).toEqual([
+      ['delivered before the end', 'accepted'],
+      ['still queued at the end', 'undeliverable'],
+    ]);
+    expect(thread[1]!.reason).toMatch(/ended before it could be delivered/);
+    await expect(s.send({ team: TEAM, to: 'researcher', text: 'too late' })).rejects.toThrow(SendRefusedError);
+    expect((await s.roster(TEAM)).every((m) => m.state === 'terminated')).toBe(true);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(await readdir(teams)).toEqual([]);
+    // After a restart the ended team is still listed from the state dir, with its history.
+    await s.stop();
+    const again = service();
+    await again.start();
+    expect((await again.listTeams()).map((t) => [t.id, t.state])).toEqual([[TEAM, 'ended']]);
+    expect((await again.thread(TEAM, 'researcher')).map((m) => m.status)).toEqual(['accepted', 'undeliverable']);
+    expect(await readdir(teams)).toEqual([]);
+  });
+
+  it("ends when its lead's process is gone though Claude left the folder (SIGKILL)", async () => {
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
+    await liveTeam(Number(dead.stdout), '1');
+    const s = service();
+    await s.start();
+    const [t] = await s.listTeams();
+    expect(t).toMatchObject({ state: 'ended' });
+    expect(t!.endedReason).toMatch(/lead's process \(pid \d+\) is gone/);
+    await expect(s.send({ team: TEAM, to: 'researcher', text: 'x' })).rejects.toThrow(/has ended/);
+    expect(JSON.parse(await readFile(inbox('researcher'), 'utf8'))).toEqual([]);
+  });
+
+  it('refuses a send to a teammate that shut down, and a queued one for it becomes undeliverable', async () => {
+    await liveTeam();
+    const s = service();
+    await s.start();
+    spawnSync('mkdir', [`${inbox('researcher')}.lock`]);
+    const queued = await s.send({ team: TEAM, to: 'researcher', text: 'waiting behind a lock' });
+    expect(queued.status).toBe('queued');
+    const ts = new Date().toISOString();
+    await claudeAppend(inbox('team-lead'), {
+      from: 'researcher',
+      text: JSON.stringify({ type: 'shutdown_approved', requestId: 'shutdown-1@researcher', from: 'researcher', timestamp: ts }),
+      timestamp: ts,
+      read: false,
+    });
+    await until('undeliverable', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'undeliverable'));
+    await expect(s.send({ team: TEAM, to: 'researcher', text: 'hello?' })).rejects.toThrow(/has shut down/);
+    expect(JSON.parse(await readFile(inbox('researcher'), 'utf8'))).toEqual([]);
+  });
+
+  it('refuses a reserved sender name', async () => {
+    expect(() => new TeamService({ teamsRoot: teams, stateDir: join(base, 'state'), senderName: 'Team-Lead' })).toThrow(/reserved/);
+    const s = service();
+    expect(() => s.setSenderName('user')).toThrow(/reserved/);
+    s.setSenderName('ops-desk');
+    await liveTeam();
+    await s.start();
+    await s.send({ team: TEAM, to: 'researcher', text: 'from the ops desk' });
+    expect(JSON.parse(await readFile(inbox('researcher'), 'utf8'))[0].from).toBe('ops-desk');
+  });
+});
