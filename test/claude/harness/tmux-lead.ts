@@ -3,7 +3,7 @@
 // gets the pty it needs to create a session team (a `-p` lead gets none).
 import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DUMMY_API_KEY, type RunDir } from './home.js';
 import { delay, waitFor } from './wait.js';
@@ -27,6 +27,8 @@ export interface Lead {
   pid: number;
   /** The tmux server's pid. */
   tmuxPid: number;
+  /** The pane's shell (the lead's parent). */
+  shellPid: number;
   debugLog: string;
   /** Types a genuine user turn: the text literally, a pause for the TUI's paste window, Enter. */
   type(text: string): Promise<void>;
@@ -36,7 +38,11 @@ export interface Lead {
   signal(sig: NodeJS.Signals): void;
   alive(): boolean;
   waitForExit(timeoutMs: number): Promise<void>;
-  /** The pane's exit status once the lead has ended (tmux keeps the dead pane). */
+  /**
+   * How the lead ended, as the pane's shell saw it (`$?`: the exit code, or 128 + n when a
+   * signal n ended it); undefined while it runs. tmux's own pane_dead_status is not used: tmux
+   * 3.3a sometimes marks the pane dead without ever reporting a status.
+   */
   exitStatus(): number | undefined;
   /** The screen and its scrollback, for failure reports. */
   capture(): string;
@@ -75,6 +81,21 @@ function procCmdline(pid: number): string | undefined {
   }
 }
 
+/** The pid of `parent`'s child whose command line starts with `binary`. */
+function childRunning(parent: number, binary: string): number | undefined {
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === parent && procCmdline(Number(entry))?.startsWith(binary)) return Number(entry);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return undefined;
+}
+
 function procAlive(pid: number): boolean {
   try {
     // A zombie still has a /proc entry; its state is Z.
@@ -85,6 +106,14 @@ function procAlive(pid: number): boolean {
   }
 }
 
+/** The lead's input box: the screen lines between the last two horizontal rules. */
+export function inputBox(screen: string): string {
+  const lines = screen.split('\n');
+  const rules = lines.flatMap((l, i) => (/^─{20,}\s*$/.test(l) ? [i] : []));
+  if (rules.length < 2) return '';
+  return lines.slice(rules.at(-2)! + 1, rules.at(-1)).join('\n');
+}
+
 export async function startLead(opts: LeadOptions): Promise<Lead> {
   const { run, binary } = opts;
   const sessionId = opts.sessionId ?? randomUUID();
@@ -93,7 +122,7 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   const debugLog = join(run.run, 'lead-debug.log');
   const env = leadEnv(run, opts.apiUrl, opts.env);
   const conf = join(run.run, 'tmux.conf');
-  // The dead pane stays, so its exit status can be read; TERM as the lead's env says.
+  // The dead pane stays, so its last screen can be read; TERM as the lead's env says.
   writeFileSync(conf, 'set -g remain-on-exit on\nset -g default-terminal xterm-256color\nset -g history-limit 5000\n');
   // The server's own environment is the lead's (panes inherit it) with tmux's socket in the run.
   const tmuxEnv = { ...env, TMUX_TMPDIR: run.run };
@@ -105,10 +134,17 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   };
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   const claudeArgs = ['--session-id', sessionId, '--dangerously-skip-permissions', '--teammate-mode', 'in-process', '--debug-file', debugLog];
-  tmux(['new-session', '-d', '-s', 'lead', '-x', '200', '-y', '50', '-c', run.proj, ...envArgs, binary, ...claudeArgs]);
+  // A shell in the pane runs the lead and writes down how it ended.
+  const exitFile = join(run.run, 'lead.exit');
+  const wrapper = `"$0" "$@"; echo $? > '${exitFile.replace(/'/g, `'\\''`)}'`;
+  tmux(['new-session', '-d', '-s', 'lead', '-x', '200', '-y', '50', '-c', run.proj, ...envArgs, '/bin/sh', '-c', wrapper, binary, ...claudeArgs]);
   const tmuxPid = Number(tmux(['display-message', '-p', '-t', 'lead', '#{pid}']).trim());
-  const pid = Number(tmux(['display-message', '-p', '-t', 'lead', '#{pane_pid}']).trim());
+  const shellPid = Number(tmux(['display-message', '-p', '-t', 'lead', '#{pane_pid}']).trim());
   let serverKilled = false;
+  const pid = await waitFor(() => childRunning(shellPid, binary), { what: 'the lead process to start', timeoutMs: 10_000, intervalMs: 5 }).catch((e) => {
+    spawnSync('tmux', ['-L', tmuxName, 'kill-server'], { env: tmuxEnv, timeout: 10_000 });
+    throw e;
+  });
 
   const capture = () => {
     if (serverKilled) return '(tmux server already gone)';
@@ -118,6 +154,8 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
       return `(capture failed: ${(e as Error).message})`;
     }
   };
+  /** The visible screen only: cheaper to poll than capture(). */
+  const screen = () => (serverKilled ? '' : tmux(['capture-pane', '-p', '-t', 'lead']));
   const ours = (p: number) => {
     const cmd = procCmdline(p);
     return cmd !== undefined && (cmd.includes(binary) || cmd.includes(run.run));
@@ -128,9 +166,21 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   };
   const type = async (text: string) => {
     tmux(['send-keys', '-t', 'lead', '-l', text]);
+    const head = text.slice(0, 40);
+    await waitFor(() => inputBox(screen()).includes(head), { what: `the typed text to show in the lead's input box`, timeoutMs: 5_000, intervalMs: 25 });
     // The TUI treats keys arriving together as a paste; Enter must come after it settles.
     await delay(250);
-    tmux(['send-keys', '-t', 'lead', 'Enter']);
+    // An Enter that arrives while the TUI is still starting is dropped: press it again while
+    // the text still sits in the input box.
+    for (let attempt = 1; ; attempt++) {
+      tmux(['send-keys', '-t', 'lead', 'Enter']);
+      try {
+        await waitFor(() => !inputBox(screen()).includes(head), { what: 'the prompt to be submitted', timeoutMs: 1_500, intervalMs: 25 });
+        return;
+      } catch (e) {
+        if (attempt === 3) throw new Error(`${(e as Error).message}: Enter pressed ${attempt} times\n${capture()}`);
+      }
+    }
   };
   const signal = (sig: NodeJS.Signals) => {
     if (!procAlive(pid)) return;
@@ -144,6 +194,7 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
     tmuxName,
     pid,
     tmuxPid,
+    shellPid,
     debugLog,
     type,
     exit: async (timeoutMs = 10_000) => {
@@ -154,10 +205,8 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
     alive,
     waitForExit,
     exitStatus: () => {
-      if (serverKilled) return undefined;
-      const out = tmux(['display-message', '-p', '-t', 'lead', '#{pane_dead}:#{pane_dead_status}']).trim();
-      const [dead, status] = out.split(':');
-      return dead === '1' && status !== '' ? Number(status) : undefined;
+      const text = existsSync(exitFile) ? readFileSync(exitFile, 'utf8').trim() : '';
+      return text ? Number(text) : undefined;
     },
     capture,
     cleanup: async ({ keepRunDir = false } = {}) => {
@@ -177,7 +226,7 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   };
 
   try {
-    await waitFor(() => !procAlive(pid) || capture().includes('bypass permissions on'), { what: 'the lead TUI to be ready', timeoutMs: 20_000, intervalMs: 50 });
+    await waitFor(() => !procAlive(pid) || screen().includes('bypass permissions on'), { what: 'the lead TUI to be ready', timeoutMs: 20_000, intervalMs: 50 });
     if (!procAlive(pid)) throw new Error(`the lead exited at start (status ${lead.exitStatus()}):\n${capture()}`);
     const config = join(run.teamsDir, teamName, 'config.json');
     await waitFor(() => existsSync(config) && JSON.parse(readFileSync(config, 'utf8')), { what: `${teamName}/config.json`, timeoutMs: 10_000 });
