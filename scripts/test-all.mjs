@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The whole test run: static checks, unit and integration tests (vitest), a build of the app,
-// then end-to-end tests (Playwright against the browser host in Chromium). It ends with one
-// summary line for both runners: "total: N passed, N failed, N skipped".
+// The whole test run: static checks, unit and integration tests (vitest), the contract tests
+// against the real Claude Code (vitest, test/claude), a build of the app, then end-to-end
+// tests (Playwright against the browser host in Chromium). It ends with one summary line for
+// all runners: "total: N passed, N failed, N skipped". `--unit` stops after the unit tests.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 
@@ -23,14 +24,22 @@ for (const f of [VITEST_JSON, PLAYWRIGHT_JSON]) rmSync(f, { force: true });
 if (run('typecheck', 'npm', ['run', '--silent', 'typecheck']) !== 0) broken.push('typecheck');
 if (run('lint', 'npx', ['eslint', '.']) !== 0) broken.push('lint');
 
-const vitestCode = run('unit and integration tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${VITEST_JSON}`]);
-if (existsSync(VITEST_JSON)) {
-  const r = JSON.parse(readFileSync(VITEST_JSON, 'utf8'));
-  counts.passed += r.numPassedTests ?? 0;
-  counts.failed += r.numFailedTests ?? 0;
-  counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
-  if (vitestCode !== 0 && (r.numFailedTests ?? 0) === 0) broken.push('vitest (a suite failed to load)');
-} else if (vitestCode !== 0) broken.push('vitest');
+/** One vitest run with the JSON reporter; its counts are added to the total. */
+function vitestStep(label, name, extraArgs) {
+  rmSync(VITEST_JSON, { force: true });
+  const code = run(label, 'npx', ['vitest', 'run', ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile=${VITEST_JSON}`]);
+  if (existsSync(VITEST_JSON)) {
+    const r = JSON.parse(readFileSync(VITEST_JSON, 'utf8'));
+    counts.passed += r.numPassedTests ?? 0;
+    counts.failed += r.numFailedTests ?? 0;
+    counts.skipped += (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    if (code !== 0 && (r.numFailedTests ?? 0) === 0) broken.push(`${name} (a suite failed to load)`);
+  } else if (code !== 0) broken.push(name);
+}
+
+vitestStep('unit and integration tests', 'vitest', []);
+// The contract tests against the real Claude Code binary (test/claude), one lead at a time.
+if (!skipE2e) vitestStep('Claude Code contract tests', 'vitest claude', ['-c', 'vitest.claude.config.mts']);
 
 if (!skipE2e && existsSync('playwright.config.ts')) {
   if (run('build', 'npx', ['electron-vite', 'build']) !== 0) broken.push('build');
