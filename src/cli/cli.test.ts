@@ -172,18 +172,18 @@ describe('teams, roster, thread', () => {
     await writeFile(join(teams, 'broken', 'inboxes', 'bob.json'), '[{"from": "bob", "te');
     const r = await run(['teams', '--json']);
     expect(r.code).toBe(0);
-    const list = JSON.parse(r.stdout) as { id: string; name: string; memberCount: number; problems: { file: string }[] }[];
-    expect(list.map((t) => [t.id, t.name, t.memberCount])).toEqual([
-      ['alpha', 'alpha', 3],
-      ['beta-team', 'Beta Team', 2],
-      ['broken', 'broken', 1],
+    const list = JSON.parse(r.stdout) as { id: string; name: string; memberCount: number; state: string; era: string; problems: { file: string }[] }[];
+    expect(list.map((t) => [t.id, t.name, t.memberCount, t.state, t.era])).toEqual([
+      ['alpha', 'alpha', 3, 'running', 'legacy'],
+      ['beta-team', 'Beta Team', 2, 'running', 'legacy'],
+      ['broken', 'broken', 1, 'running', 'legacy'],
     ]);
     expect(list[2]!.problems.map((p) => p.file)).toEqual(['broken/inboxes/bob.json']);
 
     const human = await run(['teams']);
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/TEAM\s+NAME\s+MEMBERS\s+PROBLEMS/);
-    expect(human.stdout).toMatch(/beta-team\s+Beta Team\s+2\s+-/);
+    expect(human.stdout).toMatch(/TEAM\s+NAME\s+ERA\s+STATE\s+MEMBERS\s+PROBLEMS/);
+    expect(human.stdout).toMatch(/beta-team\s+Beta Team\s+legacy\s+running\s+2\s+-/);
     expect(human.stdout).toContain('broken/inboxes/bob.json: unreadable');
   });
 

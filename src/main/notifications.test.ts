@@ -16,6 +16,11 @@ describe('replyNotice', () => {
     expect(replyNotice(msg({ summary: 'Bug found' }), ctx())?.body).toBe('Bug found');
   });
 
+  it("announces a current-era answer (an idle notification's result, addressed to the lead)", () => {
+    const answer = msg({ id: 'm2:result', to: 'team-lead', text: 'The answer is 42.', source: 'idle-notification' });
+    expect(replyNotice(answer, ctx())).toEqual({ title: 'researcher replied (alpha)', body: 'The answer is 42.', team: 'alpha', member: 'researcher' });
+  });
+
   it('stays quiet when focused, disabled, for old, repeated, own, teammate or frame messages', () => {
     expect(replyNotice(msg(), ctx({ focused: true }))).toBeUndefined();
     expect(replyNotice(msg(), ctx({ enabled: false }))).toBeUndefined();

@@ -1,6 +1,7 @@
 // When a teammate answers the user while the window is in the background, say so with a
-// desktop notification. Only real replies (messages to `user`, not protocol frames), only new
-// ones, once each. The decision is pure; index.ts shows it.
+// desktop notification. Only real replies (legacy: messages to `user`; current era: answers the
+// engine found in an idle notification or a transcript, marked with their `source`), never
+// protocol frames, only new ones, once each. The decision is pure; index.ts shows it.
 import type { AppEvent } from '../shared/contract.js';
 
 export interface ReplyNotice {
@@ -24,7 +25,8 @@ const BODY_CHARS = 180;
 export function replyNotice(event: AppEvent, ctx: NoticeContext): ReplyNotice | undefined {
   if (event.type !== 'message') return undefined;
   const m = event.message;
-  if (m.to !== 'user' || m.from === 'user' || m.frame) return undefined;
+  const answer = m.source !== undefined || m.to === 'user';
+  if (!answer || m.from === 'user' || m.frame || m.status !== undefined) return undefined;
   if (!ctx.enabled || ctx.focused) return undefined;
   if (m.time < ctx.since || ctx.seen.has(m.id)) return undefined;
   ctx.seen.add(m.id);

@@ -1,6 +1,7 @@
 // Runtime schemas for every call in contract.ts. Both hosts (Electron IPC and the browser
 // host's WebSocket) run validateCall before any handler: the renderer is not trusted.
 import { z } from 'zod';
+import { MAX_SENDER_NAME, senderNameIssue } from './sender-name.js';
 import { CALL_NAMES, type ApiError, type AppEvent, type CallName, type Result, type TeamdeckCalls } from './contract.js';
 
 export const MAX_NAME_LENGTH = 255;
@@ -10,9 +11,7 @@ export const MAX_SUMMARY_LENGTH = 1_000;
 export const MAX_PATH_LENGTH = 4_096;
 export const MAX_URL_LENGTH = 2_048;
 export const IDLE_MINUTES_RANGE = { min: 1, max: 1_440 } as const;
-export const MAX_SENDER_NAME_LENGTH = 64;
-/** Sender names Claude Code reserves: unsigned entries from them are rated forged. */
-export const RESERVED_SENDER_NAMES: readonly string[] = ['user', 'team-lead', 'system'];
+
 
 const utf8 = new TextEncoder();
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -48,9 +47,10 @@ export const settingsPatchSchema = z.strictObject({
   notifications: z.boolean().optional(),
   senderName: z
     .string()
-    .max(MAX_SENDER_NAME_LENGTH, { abort: true })
-    .regex(/^[A-Za-z0-9_-]+$/, 'may only use letters, digits, "_" and "-"')
-    .refine((s) => !RESERVED_SENDER_NAMES.includes(s.toLowerCase()), 'is reserved by Claude Code (messages from it are rated forged)')
+    .max(MAX_SENDER_NAME, { abort: true })
+    .refine((s) => senderNameIssue(s) !== 'empty', 'must not be empty')
+    .refine((s) => senderNameIssue(s) !== 'reserved', 'is reserved by Claude Code (messages from it are rated forged)')
+    .refine((s) => senderNameIssue(s) === undefined, 'may only use letters, digits, "_" and "-"')
     .optional(),
 });
 

@@ -13,7 +13,10 @@ export const sendCommand: Command = {
     '',
     'Prints the message id and "accepted" (it is in the inbox) or "queued" (Teamdeck holds it',
     'and the app or `teamdeck watch` will deliver it). With --json: {"id":"...","status":"..."}.',
-    'Exit 0 when accepted or queued, 2 when refused (nothing written), 1 on an internal error.',
+    'Exit 0 when accepted or queued, 2 when refused (nothing written: an ended team, a member',
+    'that shut down, bad input) or undeliverable, 1 on an internal error.',
+    'On current-era teams the message is written as Teamdeck\'s own sender name (`teamdeck`):',
+    'Claude rates messages from `user` or `team-lead` written by other processes as forged.',
   ],
   options: { team: { type: 'string' }, to: { type: 'string' }, summary: { type: 'string' } },
   positionals: true,
@@ -26,6 +29,12 @@ export const sendCommand: Command = {
     const s = await openService(p.common, io, { watch: false, readOnly: false });
     try {
       const r = await s.service.send({ team, to, text, ...(summary !== undefined ? { summary } : {}) });
+      if (r.status === 'undeliverable') {
+        // Journaled, but the team ended or the member shut down before it could be written.
+        if (p.common.json) io.out(JSON.stringify({ id: r.id, status: r.status }));
+        io.err(`teamdeck send: undeliverable: ${r.reason ?? 'no one can read it'}`);
+        return 2;
+      }
       if (p.common.json) {
         io.out(JSON.stringify({ id: r.id, status: r.status }));
         if (r.status === 'queued' && r.reason) io.err(`queued: ${r.reason}`);

@@ -1,11 +1,11 @@
 import { noPositionals } from '../args.js';
 import type { Command } from '../command.js';
-import { table } from '../format.js';
+import { ago, table } from '../format.js';
 import { openService } from '../service.js';
 
 export const teamsCommand: Command = {
   name: 'teams',
-  summary: 'list the teams under the teams root, with member counts and problems',
+  summary: 'list the teams (running, and ended ones Teamdeck remembers), with member counts and problems',
   usage: 'teamdeck teams',
   help: [],
   options: {},
@@ -25,8 +25,15 @@ export const teamsCommand: Command = {
       io.out(`Teams in ${s.teamsRoot} (${s.rootSource})\n`);
       io.out(
         table(
-          ['TEAM', 'NAME', 'MEMBERS', 'PROBLEMS'],
-          teams.map((t) => [t.id, t.name, String(t.memberCount), t.problems.length ? String(t.problems.length) : '-']),
+          ['TEAM', 'NAME', 'ERA', 'STATE', 'MEMBERS', 'PROBLEMS'],
+          teams.map((t) => [
+            t.id,
+            t.name,
+            t.era,
+            t.state === 'ended' ? `ended ${ago(t.endedAt)}` : 'running',
+            String(t.memberCount),
+            t.problems.length ? String(t.problems.length) : '-',
+          ]),
         ),
       );
       const problems = teams.flatMap((t) => t.problems);

@@ -20,7 +20,7 @@ import { checkTarget, checkText, findMember } from './delivery/send-checks.js';
 import { foldInbox, noteEvent, noteObserved } from './history/ingest.js';
 import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMeta, type TeamMeta } from './history/team-meta.js';
 import { holdsTeammateBlock, TranscriptWatch } from './history/transcript-watch.js';
-import { feedOf, observedToThread, threadOf } from './history/views.js';
+import { answerFor, feedOf, observedToThread, threadOf } from './history/views.js';
 import { DEFAULT_IDLE_THRESHOLD_MS, memberState } from './presence.js';
 import { preserveBytes } from './preserve.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
@@ -512,7 +512,12 @@ export class TeamService implements TeamServiceApi {
       if (!wasTerminated && rt.terminated.has(o.from)) rt.outboxes.get(inboxFileStem(o.from))?.kick();
     }
     if (!announce) return;
-    for (const o of fresh) this.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
+    for (const o of fresh) {
+      this.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
+      // An idle notification that answers Teamdeck also shows as the member's own message.
+      const answer = rt.era === 'current' ? answerFor(rt, o) : undefined;
+      if (answer && answer.id !== o.id) this.emit({ type: 'message', team: rt.id, message: answer });
+    }
     this.delivery.announceAll(rt);
     if (rosterChanged || fresh.some((o) => !rt.members.some((mm) => mm.name === o.from))) this.refreshMembers(rt);
     // The target's inbox changed: a queue waiting on it may get through now.

@@ -5,31 +5,30 @@
 //            inboxes/user.json (the research notes and the captured fixtures).
 //   current: Claude Code 2.1.2xx to 2.1.332; one `session-<8>` team per interactive lead,
 //            deleted at its exit; reserved senders from outside are rated forged; no user mailbox.
+import { MAX_SENDER_NAME, senderNameIssue } from '../../../shared/sender-name.js';
 import type { TeamEra } from '../../../shared/types.js';
 import type { TeamConfig } from './config.js';
 import { userInboxEntry, type InboxEntry } from './inbox-writer.js';
 
-/** Sender names Claude reserves: an unsigned entry from one of them is rated forged (any case). */
-export const RESERVED_SENDERS = ['user', 'team-lead', 'system'] as const;
-
-export const DEFAULT_SENDER_NAME = 'teamdeck';
-export const MAX_SENDER_NAME = 64;
+export { DEFAULT_SENDER_NAME, isReservedSender, MAX_SENDER_NAME, RESERVED_SENDERS } from '../../../shared/sender-name.js';
 
 /** The legacy era's name for the human: also the stem of the user's mailbox there. */
 export const LEGACY_SENDER = 'user';
 
-export function isReservedSender(name: string): boolean {
-  const n = name.trim().toLowerCase();
-  return (RESERVED_SENDERS as readonly string[]).includes(n);
-}
-
 /** Why a sender name cannot be used on current-era teams, or undefined when it can. */
 export function senderNameProblem(name: string): string | undefined {
-  if (name.length === 0) return 'the sender name must not be empty';
-  if (name.length > MAX_SENDER_NAME) return `the sender name must be at most ${MAX_SENDER_NAME} characters`;
-  if (!/^[A-Za-z0-9_-]+$/.test(name)) return 'the sender name may only use letters, digits, "_" and "-"';
-  if (isReservedSender(name)) return `"${name}" is reserved by Claude Code: messages from it are rated forged`;
-  return undefined;
+  switch (senderNameIssue(name)) {
+    case 'empty':
+      return 'the sender name must not be empty';
+    case 'reserved':
+      return `"${name}" is reserved by Claude Code: messages from it are rated forged`;
+    case 'too-long':
+      return `the sender name must be at most ${MAX_SENDER_NAME} characters`;
+    case 'characters':
+      return 'the sender name may only use letters, digits, "_" and "-"';
+    case undefined:
+      return undefined;
+  }
 }
 
 /** A current-era team folder: `session-` and the first 8 hex digits of the lead's session id. */

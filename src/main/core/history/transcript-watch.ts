@@ -88,6 +88,19 @@ export class JsonlTail {
   }
 }
 
+/**
+ * Whether a prompt holds a `<teammate-message teammate_id="<from>" …>` block whose body is
+ * exactly `body`: how an inbox message appears in its recipient's context (format §7, §13).
+ */
+export function holdsTeammateBlock(prompt: string, from: string, body: string): boolean {
+  const tail = `>\n${body}\n</teammate-message>`;
+  for (let at = prompt.indexOf(tail); at >= 0; at = prompt.indexOf(tail, at + 1)) {
+    const open = prompt.lastIndexOf('<teammate-message ', at);
+    if (open >= 0 && prompt.slice(open, at).startsWith(`<teammate-message teammate_id="${from}"`)) return true;
+  }
+  return false;
+}
+
 /** The text of a user row that is a prompt; undefined for tool results and other rows. */
 export function promptText(row: Record<string, unknown>): string | undefined {
   if (row.type !== 'user') return undefined;

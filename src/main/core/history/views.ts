@@ -122,6 +122,13 @@ function answerToThread(rt: TeamRuntime, a: Answer): ThreadMessage {
   return { ...base, source: a.source };
 }
 
+/** The answer an observed message carries, as the member's thread shows it, if it is one. */
+export function answerFor(rt: TeamRuntime, o: ObservedState): ThreadMessage | undefined {
+  if (!isAnswerCandidate(o)) return undefined;
+  const a = answersOf(rt, o.from).find((x) => x.observed === o);
+  return a ? answerToThread(rt, a) : undefined;
+}
+
 export function sentToThread(rt: TeamRuntime, s: SentState, lastAnswer?: number): ThreadMessage {
   const status = statusOf(rt, s, lastAnswer ?? latestAnswerAt(rt, s.to));
   const m: ThreadMessage = {

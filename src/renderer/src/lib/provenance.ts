@@ -4,12 +4,8 @@
 // Claude session's; on legacy teams `user` is the human; on current ones it is rated forged.
 import type { AnswerSource, TeamEra } from '../../../shared/types';
 
-/** Names Claude reserves; a file entry from one of them is rated forged on current teams. */
-export const RESERVED_SENDERS = ['user', 'team-lead', 'system'] as const;
-
-export function isReservedSender(name: string): boolean {
-  return (RESERVED_SENDERS as readonly string[]).includes(name.trim().toLowerCase());
-}
+export { isReservedSender, RESERVED_SENDERS } from '../../../shared/sender-name';
+import { isReservedSender } from '../../../shared/sender-name';
 
 export interface Presentation {
   /** The member it was written to. */
