@@ -2,7 +2,7 @@
 // A `claude -p` stream-json lead with teams on gets no teams/ folder, and its Agent{name}
 // call starts a background subagent instead of a teammate. If this ever makes a team, the
 // contract changed (claude-teams-format.md §2, §14.3).
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LEAD_TOKEN, startApiStandin, type ApiStandin } from './harness/api-standin.js';
@@ -12,6 +12,7 @@ import { makeRunDir, type RunDir } from './harness/home.js';
 import { directiveScript, newToolResults } from './harness/script.js';
 import { claudeSuite } from './harness/suite.js';
 import { describeClaude, reportOnFailure } from './harness/vitest.js';
+import { waitFor } from './harness/wait.js';
 
 describeClaude(`Claude Code ${CLAUDE_CODE_VERSION}: a headless (-p stream-json) lead`, () => {
   let api: ApiStandin;
@@ -45,7 +46,17 @@ describeClaude(`Claude Code ${CLAUDE_CODE_VERSION}: a headless (-p stream-json) 
     // No team, now or after the turn: no teams/ folder at all (or an empty one).
     const teams = join(run.configDir, 'teams');
     expect(existsSync(teams) ? readdirSync(teams) : []).toEqual([]);
-    // A headless lead still registers its session.
-    expect(readdirSync(run.sessionsDir).some((f) => f.endsWith('.json'))).toBe(true);
+    expect(existsSync(join(run.configDir, 'tasks'))).toBe(false);
+    // The spawned agent calls the model as a background agent: an agent id, no `<name>@<team>`.
+    const others = await waitFor(() => {
+      const found = api.log.filter((r) => r.agent !== 'lead' && r.agent !== 'side');
+      return found.length > 0 && found;
+    }, { what: "the background agent's model request", timeoutMs: 20_000 });
+    for (const r of others) expect(r.headers['x-claude-code-agent-id']).toMatch(/^a[0-9a-f]{16}$/);
+    // A headless lead still registers its session: entrypoint sdk-cli, yet kind "interactive".
+    const files = readdirSync(run.sessionsDir).filter((f) => f.endsWith('.json'));
+    expect(files).toHaveLength(1);
+    const session = JSON.parse(readFileSync(join(run.sessionsDir, files[0]!), 'utf8'));
+    expect(session).toMatchObject({ sessionId: lead.sessionId, version: CLAUDE_CODE_VERSION, entrypoint: 'sdk-cli', kind: 'interactive' });
   });
 });

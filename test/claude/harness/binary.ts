@@ -49,13 +49,14 @@ function fetchInto(target: string, version: string, log: (line: string) => void)
   const scratch = mkdtempSync(join(cacheDir, `.fetch-${version}-`));
   try {
     log(`fetching ${PLATFORM_PACKAGE}@${version} with npm pack (about 186 MB)`);
-    const pack = spawnSync('npm', ['pack', `${PLATFORM_PACKAGE}@${version}`, '--pack-destination', scratch, '--silent'], {
+    const pack = spawnSync('npm', ['pack', `${PLATFORM_PACKAGE}@${version}`, '--pack-destination', scratch, '--loglevel', 'error'], {
       encoding: 'utf8',
       timeout: 15 * 60_000,
       cwd: scratch,
     });
     if (pack.error || pack.status !== 0) {
-      const why = pack.error?.message ?? (pack.stderr || pack.stdout).trim().split('\n').slice(-3).join(' | ');
+      const lines = (pack.stderr || pack.stdout).split('\n').filter((l) => /^npm error \S/.test(l) && !l.includes('A complete log'));
+      const why = pack.error?.message ?? lines.slice(0, 2).join(' | ');
       return `npm pack ${PLATFORM_PACKAGE}@${version} failed: ${why || `exit ${pack.status}`}`;
     }
     const tgz = readdirSync(scratch).find((f) => f.endsWith('.tgz'));
@@ -81,6 +82,11 @@ function executable(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** CI set to anything but an explicit no. */
+export function isCI(env: NodeJS.ProcessEnv = process.env): boolean {
+  return !!env.CI && !/^(0|false|no)$/i.test(env.CI);
 }
 
 const checked = new Map<string, ClaudeBinary>();
@@ -113,6 +119,6 @@ export function ensureClaudeBinary(opts: { version?: string; log?: (line: string
  */
 export function claudeForTests(): ClaudeBinary {
   const b = ensureClaudeBinary({ log: (l) => process.stderr.write(`[claude-binary] ${l}\n`) });
-  if ('skip' in b && process.env.CI) throw new Error(`CI is set, so the Claude Code contract tests must run, but: ${b.skip}`);
+  if ('skip' in b && isCI()) throw new Error(`CI is set, so the Claude Code contract tests must run, but: ${b.skip}`);
   return b;
 }
