@@ -1,0 +1,87 @@
+// Re-reading one inbox into the team's history (see ingest.ts for the folding rules): problems
+// for unreadable or odd files (their bytes kept), journal records for what is new, events for
+// the window, and a nudge for a queue waiting on that inbox.
+import { join } from 'node:path';
+import { inboxFileStem, teamPaths } from '../claude/paths.js';
+import { preserveBytes } from '../preserve.js';
+import type { TeamDirectory } from '../team-directory.js';
+import { COMPACT_AFTER } from '../team-directory.js';
+import type { TeamRuntime } from '../team-runtime.js';
+import { foldInbox, noteObserved } from './ingest.js';
+import { answerFor, observedToThread } from './views.js';
+
+/** An inbox this large is reported: Claude's delivery is known to stall past about 1 MB. */
+export const HUGE_INBOX_BYTES = 1_000_000;
+
+/**
+ * Re-reads one inbox and folds what changed into history and receipts. Never sends anything:
+ * the only thing it may do for delivery is wake a waiting queue.
+ */
+export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: string, announce: boolean): Promise<void> {
+const ctx = dir.ctx;
+  const seqAtStart = ctx.delivery.writeSeq;
+  const path = join(teamPaths(ctx.teamsRoot, rt.id).inboxes, `${owner}.json`);
+  const file = `${rt.id}/inboxes/${owner}.json`;
+  const r = await dir.inboxReader.read(path, rt.id, owner);
+  const key = `inbox:${owner}`;
+  if (!rt.owners.includes(owner) && r.kind !== 'missing') {
+    rt.owners.push(owner);
+    rt.owners.sort();
+  }
+  if (r.kind === 'missing') {
+    rt.seen.delete(owner);
+    rt.problems.delete(key);
+    return;
+  }
+  if (r.kind === 'error') {
+    dir.teamProblem(rt, key, { kind: 'inbox', file, message: r.reason }, announce);
+    return;
+  }
+  if (r.kind === 'corrupt') {
+    // Never treated as empty, never rewritten by us; its bytes are kept before Claude's
+    // next write (which treats it as empty) can destroy them.
+    const preservedAt = await preserveBytes(join(ctx.stateDir, 'preserved', rt.id), `${owner}.json`, r.bytes).catch(() => undefined);
+    rt.seen.set(owner, { size: r.size, mtimeMs: r.mtimeMs });
+    dir.teamProblem(rt, key, { kind: 'inbox', file, message: `unreadable: ${r.reason}${preservedAt ? '; its bytes were kept' : ''}`, preservedAt }, announce);
+    return;
+  }
+  rt.seen.set(owner, { size: r.size, mtimeMs: r.mtimeMs });
+  // A 0-byte file is being created, or rewritten in place by an older Claude: it says
+  // nothing about what was consumed, and a later read will see the real contents.
+  if (r.size === 0) return;
+  if (r.size > HUGE_INBOX_BYTES) {
+    dir.teamProblem(rt, key, { kind: 'inbox', file, message: `inbox is ${(r.size / 1e6).toFixed(1)} MB; Claude's delivery slows down past about 1 MB` }, announce);
+  } else if (r.invalidEntries > 0) {
+    dir.teamProblem(rt, key, { kind: 'inbox', file, message: `${r.invalidEntries} entries are not messages and were skipped (left in the file)` }, announce);
+  } else if (rt.problems.delete(key) && announce) {
+    ctx.emit({ type: 'teams', teams: dir.summaries() });
+  }
+  // When the file only grew by appends since the last read, the messages before are the same
+  // bytes as then, already folded in: only the new ones are looked at.
+  const from = 'appended' in r ? r.messages.length - r.appended : 0;
+  const { records, fresh } = foldInbox(rt, owner, r.messages, from, seqAtStart, ctx.now());
+  if (records.length) {
+    await rt.journal.append(...records);
+    rt.state.records += records.length;
+  }
+  let rosterChanged = false;
+  for (const o of fresh) {
+    const wasTerminated = rt.terminated.has(o.from);
+    if (noteObserved(rt, o)) rosterChanged = true;
+    // A member that shut down never reads again: what waits for it is undeliverable now.
+    if (!wasTerminated && rt.terminated.has(o.from)) rt.outboxes.get(inboxFileStem(o.from))?.kick();
+  }
+  if (!announce) return;
+  for (const o of fresh) {
+    ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
+    // An idle notification that answers Teamdeck also shows as the member's own message.
+    const answer = rt.era === 'current' ? answerFor(rt, o) : undefined;
+    if (answer && answer.id !== o.id) ctx.emit({ type: 'message', team: rt.id, message: answer });
+  }
+  ctx.delivery.announceAll(rt);
+  if (rosterChanged || fresh.some((o) => !rt.members.some((mm) => mm.name === o.from))) dir.refreshMembers(rt);
+  // The target's inbox changed: a queue waiting on it may get through now.
+  rt.outboxes.get(inboxFileStem(owner))?.kick();
+  if (records.some((x) => x.t === 'consumed')) ctx.scheduleSeenPoll();
+  if (rt.journal.segmentRecords > COMPACT_AFTER) await rt.journal.compact(rt.state);
+}

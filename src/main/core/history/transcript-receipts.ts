@@ -1,0 +1,44 @@
+// Current era: what the members' transcripts gained since the last look. A delivered message
+// whose teammate block is in its recipient's transcript is `seen`; a SendMessage the member
+// aimed at the user or at Teamdeck's name is journaled as its answer (Claude refuses those
+// sends, so the transcript is the only place they exist).
+import { senderFor } from '../claude/era.js';
+import { USER_INBOX } from '../claude/team-reader.js';
+import type { JournalRecord } from '../delivery/journal.js';
+import type { TeamDirectory } from '../team-directory.js';
+import { noteObserved } from './ingest.js';
+import { holdsTeammateBlock } from './transcript-watch.js';
+import { observedToThread } from './views.js';
+
+/** Reads what was appended to the teams' transcripts: `seen` receipts and answers. */
+export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
+const ctx = dir.ctx;
+  let waiting = false;
+  for (const rt of dir.teams.values()) {
+    if (!rt.transcripts) continue;
+    const unseen = [...rt.state.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
+    if (rt.ended && unseen.length === 0) continue;
+    const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead');
+    const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && holdsTeammateBlock(p.text, s.from, s.text)));
+    if (seen.length) await ctx.delivery.markSeen(rt, seen.map((s) => s.id));
+    // Addressed to the user, or to any name Teamdeck wrote as on this team.
+    const ours = new Set([USER_INBOX, senderFor(rt.era, ctx.senderName()), ...[...rt.state.sent.values()].map((s) => s.from)]);
+    const answers = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
+    const records: JournalRecord[] = [];
+    for (const a of answers) {
+      if (rt.state.observed.has(a.id)) continue;
+      const o = { id: a.id, from: a.agent, to: a.to, text: a.text, timestamp: a.timestamp, at: ctx.now(), source: 'transcript' as const };
+      rt.state.observed.set(o.id, o);
+      records.push({ t: 'observed' as const, ...o });
+      noteObserved(rt, o);
+      ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
+    }
+    if (records.length) {
+      await rt.journal.append(...records);
+      rt.state.records += records.length;
+      ctx.delivery.announceAll(rt);
+    }
+    if (unseen.length > seen.length && !rt.ended) waiting = true;
+  }
+  if (waiting) ctx.scheduleSeenPoll();
+}

@@ -1,0 +1,358 @@
+// Every team the engine knows: the running ones under the teams root and the ended ones it
+// remembers in the state dir. It opens each team (folds its journal, reads its config and
+// inboxes), tells its era, notices when it ends (folder gone, lead process gone), keeps what it
+// must remember in team.json, and answers the views (summaries, rosters).
+import { lstat } from 'node:fs/promises';
+import type { AppEvent } from '../../shared/contract.js';
+import type { RosterEntry, TeamProblem, TeamSummary } from '../../shared/types.js';
+import { readTeamConfig } from './claude/config.js';
+import { classifyEra, leadReadsInbox, senderFor } from './claude/era.js';
+import { InboxReader } from './claude/inbox-tail.js';
+import { DELETED_TEAM_FOLDER, ENDED_FOLDER_GONE, judgeLiveness } from './claude/lifecycle.js';
+import { isSafeSegment, teamDirName, teamPaths } from './claude/paths.js';
+import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude/team-reader.js';
+import type { Deliveries } from './delivery/deliveries.js';
+import { Journal } from './delivery/journal.js';
+import { noteEvent, noteObserved } from './history/ingest.js';
+import { ingestInbox } from './history/inbox-ingest.js';
+import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMeta, type TeamMeta } from './history/team-meta.js';
+import { TranscriptWatch } from './history/transcript-watch.js';
+import { memberState } from './presence.js';
+import { TeamRuntime } from './team-runtime.js';
+
+/** Journal records in one segment before it is folded into a snapshot. */
+export const COMPACT_AFTER = 50_000;
+
+export class TeamNotFoundError extends Error {
+  readonly code = 'not_found';
+  constructor(message: string) {
+    super(message);
+    this.name = 'TeamNotFoundError';
+  }
+}
+
+export interface DirectoryContext {
+  teamsRoot: string;
+  stateDir: string;
+  /** Claude's config dir: sessions, projects (transcripts), tasks. */
+  configDir: string;
+  now: () => number;
+  emit: (e: AppEvent) => void;
+  delivery: Deliveries;
+  senderName: () => string;
+  idleMs: () => number;
+  stopping: () => boolean;
+  /** Schedules a coalesced re-read (`i\0team\0owner`, `c\0team`, `scan`, `seen`). */
+  schedule: (key: string) => void;
+  /** Transcripts get looked at soon: a delivered message waits to be seen. */
+  scheduleSeenPoll: () => void;
+}
+
+export class TeamDirectory {
+  readonly teams = new Map<string, TeamRuntime>();
+  private opening = new Map<string, Promise<TeamRuntime | undefined>>();
+  /** Teams found at start and not read yet (openInBackground), as their configs describe them. */
+  private unopened = new Map<string, TeamSummary>();
+  readonly globalProblems = new Map<string, TeamProblem>();
+  /** Reads only the appended tail of a huge inbox that grew by appends. */
+  readonly inboxReader = new InboxReader();
+
+  constructor(readonly ctx: DirectoryContext) {}
+
+  get teamsRoot(): string {
+    return this.ctx.teamsRoot;
+  }
+  get stateDir(): string {
+    return this.ctx.stateDir;
+  }
+
+  /** The team is being opened right now (its history is not complete yet). */
+  isOpening(id: string): boolean {
+    return this.opening.has(id);
+  }
+
+  /** The teams under the root, listed from their configs before their histories are read. */
+  async listUnopened(): Promise<void> {
+    for (const id of await listTeamIds(this.ctx.teamsRoot)) {
+      const r = await readTeamConfig(teamPaths(this.ctx.teamsRoot, id).config);
+      const config = r.kind === 'ok' ? r.config : undefined;
+      const era = classifyEra({ teamId: id, config });
+      const s: TeamSummary = {
+        id,
+        name: config?.name ?? id,
+        memberCount: config?.members.length ?? 0,
+        problems: [],
+        era,
+        state: 'running',
+        sendAs: senderFor(era, this.ctx.senderName()),
+        leadReadsInbox: leadReadsInbox(era, config, undefined),
+      };
+      if (config?.description !== undefined) s.description = config.description;
+      if (config?.createdAt !== undefined) s.createdAt = config.createdAt;
+      this.unopened.set(id, s);
+    }
+  }
+
+  /**
+   * Opens every team under the root not open yet, and notices teams whose folder is gone: they
+   * ended. At start, teams known only from the state dir (ended while Teamdeck was away) too.
+   */
+  async scanTeams(includeRemembered: boolean): Promise<void> {
+    // In the order the window lists them, so the team it opens first is read first.
+    const ids = (await listTeamIds(this.ctx.teamsRoot)).sort((a, b) => a.localeCompare(b));
+    const present = new Set(ids);
+    let changed = false;
+    for (const id of ids) {
+      if (this.ctx.stopping()) return;
+      const rt = this.teams.get(id);
+      if (!rt) {
+        if (await this.openTeam(id)) changed = true;
+      } else if (rt.ended && rt.ended.reason === ENDED_FOLDER_GONE) {
+        // A folder of that name is back (a legacy team made again): read it as running.
+        if (await this.reopenTeam(rt)) changed = true;
+      } else {
+        const owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, id).inboxes);
+        for (const o of owners) if (!rt.owners.includes(o)) this.ctx.schedule(`i\u0000${id}\u0000${o}`);
+      }
+    }
+    for (const rt of this.teams.values()) {
+      if (!present.has(rt.id) && !rt.ended && !(await this.folderPresent(rt.id))) {
+        await this.markEnded(rt, ENDED_FOLDER_GONE);
+        changed = true;
+      }
+    }
+    if (includeRemembered) {
+      for (const id of await listJournalTeams(this.ctx.stateDir)) {
+        if (this.ctx.stopping()) return;
+        if (!present.has(id) && !this.teams.has(id) && (await this.openTeam(id))) changed = true;
+      }
+    }
+    if (changed) this.ctx.emit({ type: 'teams', teams: this.summaries() });
+  }
+
+  async folderPresent(id: string): Promise<boolean> {
+    try {
+      return (await lstat(teamPaths(this.ctx.teamsRoot, id).dir)).isDirectory();
+    } catch {
+      return false;
+    }
+  }
+
+  openTeam(id: string): Promise<TeamRuntime | undefined> {
+    // A `.deleted-<uuid>` folder is a team Claude is removing, never one to open.
+    if (!isSafeSegment(id) || DELETED_TEAM_FOLDER.test(id)) return Promise.resolve(undefined);
+    const existing = this.teams.get(id);
+    if (existing) return Promise.resolve(existing);
+    let p = this.opening.get(id);
+    if (!p) {
+      p = this.doOpenTeam(id).finally(() => {
+        this.opening.delete(id);
+        // Listed from its config until now: the window gets the team as read.
+        if (this.unopened.delete(id)) {
+          this.ctx.emit({ type: 'teams', teams: this.summaries() });
+          const rt = this.teams.get(id);
+          if (rt) this.ctx.emit({ type: 'roster', team: id, roster: this.rosterOf(rt) });
+        }
+      });
+      this.opening.set(id, p);
+    }
+    return p;
+  }
+
+  async doOpenTeam(id: string): Promise<TeamRuntime | undefined> {
+    const folder = await this.folderPresent(id);
+    const journalDir = journalDirOf(this.ctx.stateDir, id);
+    const meta = await readTeamMeta(journalDir);
+    // An ended team is listed only while Teamdeck remembers something of it (and a name that
+    // is neither a folder nor a journal gets no journal made for it).
+    if (!folder && !meta && !(await lstat(journalDir).then(() => true, () => false))) return undefined;
+    let opened;
+    try {
+      opened = await Journal.open(journalDir);
+    } catch (e) {
+      // A journal we cannot fold (or even open) is never guessed at: the team is shown as
+      // broken, and nothing is sent to it until a human looks. The other teams carry on.
+      this.problem({ kind: 'journal', file: `journal/${id}`, message: (e as Error).message });
+      return undefined;
+    }
+    if (!folder && !meta && opened.state.records === 0) {
+      await opened.journal.close();
+      return undefined;
+    }
+    const rt = new TeamRuntime(id, opened.journal, opened.state);
+    rt.meta = meta;
+    if (meta) rt.era = meta.era;
+    if (opened.tornBytes > 0) {
+      this.problem({ kind: 'journal', file: `journal/${id}`, message: `recovered from a crash: cut ${opened.tornBytes} bytes of an unfinished journal line` }, false);
+    }
+    this.teams.set(id, rt);
+    if (folder) {
+      await this.loadConfig(rt, false);
+      rt.owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, id).inboxes);
+      rt.era = classifyEra({ teamId: id, config: rt.config, hasUserInbox: rt.owners.includes(USER_INBOX) });
+    }
+    // Presence, reply and answer facts from history (after the era is known).
+    for (const o of rt.state.observed.values()) noteObserved(rt, o);
+    if (folder) {
+      for (const owner of rt.owners) await ingestInbox(this, rt, owner, false);
+      this.rebuildMembers(rt);
+      this.checkLiveness(rt, false);
+    } else {
+      rt.members = mergeMembers(buildMembers(undefined, [], rt.state.observed.values()), meta?.members ?? []);
+      rt.ended = { at: meta?.endedAt ?? this.ctx.now(), reason: meta?.endedReason ?? ENDED_FOLDER_GONE };
+    }
+    this.watchTranscripts(rt);
+    this.ctx.delivery.recover(rt);
+    await this.rememberTeam(rt);
+    if (rt.state.records > COMPACT_AFTER && rt.journal.segmentRecords > COMPACT_AFTER / 2) await rt.journal.compact(rt.state);
+    return rt;
+  }
+
+  /** A team folder of an ended team's name is there again: read it as a running team. */
+  async reopenTeam(rt: TeamRuntime): Promise<boolean> {
+    rt.ended = undefined;
+    await this.loadConfig(rt, false);
+    rt.owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, rt.id).inboxes);
+    for (const owner of rt.owners) await ingestInbox(this, rt, owner, false);
+    this.rebuildMembers(rt);
+    await this.rememberTeam(rt);
+    this.ctx.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
+    return true;
+  }
+
+  rebuildMembers(rt: TeamRuntime): void {
+    rt.members = mergeMembers(buildMembers(rt.config, rt.owners, rt.state.observed.values()), rt.meta?.members ?? []);
+  }
+
+  async loadConfig(rt: TeamRuntime, announce: boolean): Promise<void> {
+    const r = await readTeamConfig(teamPaths(this.ctx.teamsRoot, rt.id).config);
+    rt.problems.delete('config');
+    if (r.kind === 'ok') {
+      rt.config = r.config;
+      if (r.config.skippedMembers.length) {
+        rt.problems.set('config', { kind: 'config', file: `${rt.id}/config.json`, message: r.config.skippedMembers.join('; ') });
+      }
+      for (const m of r.config.members) {
+        if (m.joinedAt !== undefined) noteEvent(rt, m.name, m.joinedAt);
+      }
+    } else if (r.kind === 'invalid') {
+      // Keep the last good config: a half-written config must not empty the roster.
+      rt.problems.set('config', { kind: 'config', file: `${rt.id}/config.json`, message: r.message });
+    }
+    if (!announce) return;
+    rt.era = classifyEra({ teamId: rt.id, config: rt.config, hasUserInbox: rt.owners.includes(USER_INBOX) });
+    this.checkLiveness(rt, false);
+    this.watchTranscripts(rt);
+    this.refreshMembers(rt);
+    await this.rememberTeam(rt);
+  }
+
+  /** A current-era team whose lead's process is gone has ended, though Claude left its folder. */
+  checkLiveness(rt: TeamRuntime, announce = true): void {
+    if (rt.ended) return;
+    const live = judgeLiveness(rt.era, rt.config);
+    if (live.state === 'ended') void this.markEnded(rt, live.reason, announce);
+  }
+
+  /** The team ended: its members with it; what waits for it becomes undeliverable. */
+  async markEnded(rt: TeamRuntime, reason: string, announce = true): Promise<void> {
+    if (rt.ended) return;
+    rt.ended = { at: this.ctx.now(), reason };
+    this.ctx.delivery.kickAll(rt);
+    await this.rememberTeam(rt).catch(() => {});
+    if (!announce) return;
+    this.ctx.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
+    this.ctx.emit({ type: 'teams', teams: this.summaries() });
+  }
+
+  /** Writes team.json when what Teamdeck remembers of the team changed. */
+  async rememberTeam(rt: TeamRuntime): Promise<void> {
+    const meta: TeamMeta = {
+      v: 1,
+      id: rt.id,
+      name: rt.config?.name ?? rt.meta?.name ?? rt.id,
+      era: rt.era,
+      members: rt.members.map((m) => ({ ...m })),
+    };
+    const createdAt = rt.config?.createdAt ?? rt.meta?.createdAt;
+    if (createdAt !== undefined) meta.createdAt = createdAt;
+    const leadSessionId = rt.config?.leadSessionId ?? rt.meta?.leadSessionId;
+    if (leadSessionId !== undefined) meta.leadSessionId = leadSessionId;
+    if (rt.ended) {
+      meta.endedAt = rt.ended.at;
+      meta.endedReason = rt.ended.reason;
+    }
+    if (JSON.stringify(meta) === JSON.stringify(rt.meta)) return;
+    // A team with nothing in its history and nothing to remember is not worth a file (Claude's
+    // transient startup teams live for milliseconds).
+    if (!rt.meta && rt.state.records === 0 && rt.ended) return;
+    rt.meta = meta;
+    await writeTeamMeta(rt.journal.dir, meta).catch((e: Error) => this.problem({ kind: 'journal', file: `journal/${rt.id}/team.json`, message: `cannot remember the team: ${e.message}` }));
+  }
+
+  refreshMembers(rt: TeamRuntime): void {
+    this.rebuildMembers(rt);
+    this.ctx.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
+    this.ctx.emit({ type: 'teams', teams: this.summaries() });
+  }
+
+  watchTranscripts(rt: TeamRuntime): void {
+    const session = rt.config?.leadSessionId ?? rt.meta?.leadSessionId;
+    if (rt.era !== 'current' || !session || rt.transcripts?.leadSessionId === session) return;
+    rt.transcripts = new TranscriptWatch(this.ctx.configDir, session, rt.config?.name ?? rt.id);
+  }
+
+  teamProblem(rt: TeamRuntime, key: string, p: TeamProblem, announce: boolean): void {
+    const prev = rt.problems.get(key);
+    rt.problems.set(key, p);
+    if (announce && prev?.message !== p.message) {
+      this.ctx.emit({ type: 'problem', problem: p });
+      this.ctx.emit({ type: 'teams', teams: this.summaries() });
+    }
+  }
+
+  problem(p: TeamProblem, announce = true): void {
+    this.globalProblems.set(`${p.kind}:${p.file}`, p);
+    if (announce) this.ctx.emit({ type: 'problem', problem: p });
+  }
+
+  async resolveTeam(team: string): Promise<TeamRuntime> {
+        const candidates = [team, teamDirName(team)];
+    for (const c of candidates) {
+      if (!isSafeSegment(c)) continue;
+      // A team still being read is waited for: its roster and history are not complete yet.
+      const rt = this.opening.has(c) ? await this.opening.get(c) : (this.teams.get(c) ?? (await this.openTeam(c)));
+      if (rt) return rt;
+    }
+    for (const rt of this.teams.values()) if (rt.config?.name === team) return rt;
+    for (const c of candidates) {
+      const broken = this.globalProblems.get(`journal:journal/${c}`);
+      if (broken && !this.teams.has(c)) throw new TeamNotFoundError(`team ${c} is unavailable: ${broken.message}`);
+    }
+    throw new TeamNotFoundError(`no team ${JSON.stringify(team)} in ${this.ctx.teamsRoot}`);
+  }
+
+  rosterOf(rt: TeamRuntime): RosterEntry[] {
+    const now = this.ctx.now();
+    return rt.members.map((m) => {
+      const lastEventAt = rt.lastEvent.get(m.name);
+      // A team that ended ended every member with it.
+      const terminated = !!rt.ended || rt.terminated.has(m.name);
+      const e: RosterEntry = { ...m, state: memberState({ lastEventAt, terminated }, now, this.ctx.idleMs()) };
+      if (lastEventAt !== undefined) e.lastEventAt = lastEventAt;
+      return e;
+    });
+  }
+
+  summaryOf(rt: TeamRuntime): TeamSummary {
+    return rt.summary(senderFor(rt.era, this.ctx.senderName()), leadReadsInbox(rt.era, rt.config, rt.lead?.name));
+  }
+
+  summaries(): TeamSummary[] {
+    const unopened = [...this.unopened.values()].filter((s) => !this.teams.has(s.id));
+    return [...this.teams.values()]
+      .map((rt) => this.summaryOf(rt))
+      .concat(unopened.map((s) => ({ ...s, sendAs: senderFor(s.era, this.ctx.senderName()) })))
+      .sort((a, b) => a.id.localeCompare(b.id));
+  }
+}
