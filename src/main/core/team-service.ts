@@ -107,6 +107,8 @@ export class TeamService implements TeamServiceApi {
         this.background = this.dir.scanTeams(true).catch(() => {});
       } else {
         await this.dir.scanTeams(true);
+        // Receipts and answers already in the transcripts (a one-shot command sees them too).
+        await pollTranscripts(this.dir);
       }
       if (this.watchEnabled) {
         this.startWatching();
