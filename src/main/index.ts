@@ -84,7 +84,7 @@ async function openWindow(): Promise<void> {
 async function start(): Promise<void> {
   await app.whenReady();
   secureSession(session.defaultSession, source, devUrl ? devContentSecurityPolicy(devUrl) : CONTENT_SECURITY_POLICY);
-  await mkdir(stateDir, { recursive: true });
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
   settings = await SettingsStore.open(stateDir);
   try {
     handlers = await ApiHandlers.create({

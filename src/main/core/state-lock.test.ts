@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readdir, readFile, writeFile, mkdir, utimes } from 'node:fs/promises';
+import { readdir, readFile, writeFile, mkdir, stat, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { acquireStateLock } from './state-lock.js';
@@ -29,6 +29,13 @@ async function otherProcess(): Promise<Proc & { result: Promise<{ owned?: number
 }
 
 describe('state dir lock', () => {
+  it('makes a missing state dir owner-only (it will hold the journal and the engine socket)', async () => {
+    const dir = join(t.stateDir, 'fresh', 'state');
+    const release = await acquireStateLock(dir);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    await release();
+  });
+
   it('refuses a second process with StateDirBusyError naming the owner pid', async () => {
     const owner = await otherProcess();
     expect((await owner.result).owned).toBe(owner.pid);

@@ -34,7 +34,8 @@ const TORN_OWNER_MS = 1_000;
  * owner could rename away the lock the winner had just created, and both would own the dir.)
  */
 export async function acquireStateLock(stateDir: string): Promise<() => Promise<void>> {
-  await mkdir(stateDir, { recursive: true });
+  // Owner-only where Teamdeck makes it: it holds the journal, the settings and the engine socket.
+  await mkdir(stateDir, { recursive: true, mode: 0o700 });
   const path = join(stateDir, 'owner.lock');
   const me: Owner = { pid: process.pid, host: hostname(), startedAt: new Date().toISOString() };
   for (let attempt = 0; attempt < 60; attempt++) {
