@@ -1,7 +1,7 @@
 // Sending from the compose box, against a simulated member that reads its inbox like Claude.
 import { test, expect, sentRow } from './fixtures.js';
 
-test('a sent message goes accepted, then read when the member takes it, then its reply shows', async ({ page, deck }, testInfo) => {
+test('a sent message goes accepted, then taken when the member takes it, then its reply shows', async ({ page, deck }, testInfo) => {
   await deck.createTeam('alpha', ['researcher']);
   await deck.open(page);
   await page.getByTestId('member-researcher').click();
@@ -14,9 +14,10 @@ test('a sent message goes accepted, then read when the member takes it, then its
   await expect(page.getByTestId('compose')).toHaveValue('');
 
   // The member starts polling only now, so `accepted` was observable; it "works" for a while
-  // after taking the message, so `read` is observable before the reply.
+  // after taking the message, so `taken` is observable before the reply (a legacy team: no
+  // transcript, so no `seen`).
   deck.member({ team: 'alpha', name: 'researcher', pollMs: 100, workMs: [2_000, 2_000], seed: 7, mode: 'prune' });
-  await expect(row).toHaveAttribute('data-status', 'read');
+  await expect(row).toHaveAttribute('data-status', 'taken');
   const reply = page.locator('[data-testid^="msg-"]:not([data-status])', { hasText: 'Done: please fix the login bug' });
   await expect(reply).toBeVisible();
   await expect(row).toHaveAttribute('data-status', 'replied');
