@@ -130,6 +130,32 @@ describe('a current-era team', () => {
     expect(answer).toMatchObject({ from: 'researcher', to: 'user', text: 'Hello user, researcher here.' });
   });
 
+  it("shows the lead's answer (the end of the turn its message began) from the lead's transcript, and the message seen", async () => {
+    await liveTeam();
+    const leadTx = join(config, 'projects', '-home-me-proj', `${SESSION}.jsonl`);
+    const captured = (await readFile(leadTx, 'utf8')).trimEnd().split('\n');
+    await writeFile(leadTx, '');
+    const s = service();
+    await s.start();
+    const text = 'Teamdeck asks the lead for a status. [[SAY:Lead here: the team is working.]]';
+    await s.send({ team: TEAM, to: 'team-lead', text, summary: 'status request' });
+    await claudeConsume(inbox('team-lead'), 'prune');
+    // The captured rows, as if written now (after the send).
+    for (const l of captured) {
+      const row = JSON.parse(l);
+      if (row.timestamp) row.timestamp = new Date().toISOString();
+      await appendFile(leadTx, JSON.stringify(row) + '\n');
+    }
+    const thread = await until('the lead answer', async () => {
+      const t = await s.thread(TEAM, 'team-lead');
+      return t.some((m) => m.from === 'team-lead') && t;
+    });
+    expect(thread.map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
+      ['user', text, 'replied'],
+      ['team-lead', 'Lead here: the team is working.', 'transcript'],
+    ]);
+  });
+
   it('ends when Claude removes the folder: history stays, sends are refused, queued ones become undeliverable, no folder is made again', async () => {
     await liveTeam();
     const s = service();

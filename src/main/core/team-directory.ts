@@ -12,7 +12,7 @@ import { DELETED_TEAM_FOLDER, ENDED_FOLDER_GONE, judgeLiveness } from './claude/
 import { isSafeSegment, teamDirName, teamPaths } from './claude/paths.js';
 import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude/team-reader.js';
 import type { Deliveries } from './delivery/deliveries.js';
-import { Journal } from './delivery/journal.js';
+import { COMPACT_AFTER, Journal } from './delivery/journal.js';
 import { noteEvent, noteObserved } from './history/ingest.js';
 import { ingestInbox } from './history/inbox-ingest.js';
 import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMeta, type TeamMeta } from './history/team-meta.js';
@@ -20,8 +20,6 @@ import { TranscriptWatch } from './history/transcript-watch.js';
 import { memberState } from './presence.js';
 import { TeamRuntime } from './team-runtime.js';
 
-/** Journal records in one segment before it is folded into a snapshot. */
-export const COMPACT_AFTER = 50_000;
 
 export class TeamNotFoundError extends Error {
   readonly code = 'not_found';

@@ -92,6 +92,9 @@ export function emptyState(): FoldedState {
   return { sent: new Map(), observed: new Map(), records: 0 };
 }
 
+/** Journal records in one segment before the engine folds it into a snapshot. */
+export const COMPACT_AFTER = 50_000;
+
 export class JournalError extends Error {
   constructor(message: string) {
     super(message);

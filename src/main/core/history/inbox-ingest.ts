@@ -4,12 +4,13 @@
 import { join } from 'node:path';
 import { inboxFileStem, teamPaths } from '../claude/paths.js';
 import { preserveBytes } from '../preserve.js';
+import { COMPACT_AFTER } from '../delivery/journal.js';
 import type { TeamDirectory } from '../team-directory.js';
-import { COMPACT_AFTER } from '../team-directory.js';
 import type { TeamRuntime } from '../team-runtime.js';
 import { foldInbox, noteObserved } from './ingest.js';
 import { answerFor, observedToThread } from './views.js';
 
+/** An inbox this large is reported: Claude's delivery is known to stall past about 1 MB. */
 /** An inbox this large is reported: Claude's delivery is known to stall past about 1 MB. */
 export const HUGE_INBOX_BYTES = 1_000_000;
 
@@ -18,7 +19,7 @@ export const HUGE_INBOX_BYTES = 1_000_000;
  * the only thing it may do for delivery is wake a waiting queue.
  */
 export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: string, announce: boolean): Promise<void> {
-const ctx = dir.ctx;
+  const ctx = dir.ctx;
   const seqAtStart = ctx.delivery.writeSeq;
   const path = join(teamPaths(ctx.teamsRoot, rt.id).inboxes, `${owner}.json`);
   const file = `${rt.id}/inboxes/${owner}.json`;

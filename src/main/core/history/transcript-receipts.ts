@@ -12,24 +12,28 @@ import { observedToThread } from './views.js';
 
 /** Reads what was appended to the teams' transcripts: `seen` receipts and answers. */
 export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
-const ctx = dir.ctx;
+  const ctx = dir.ctx;
   let waiting = false;
   for (const rt of dir.teams.values()) {
     if (!rt.transcripts) continue;
     const unseen = [...rt.state.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
     if (rt.ended && unseen.length === 0) continue;
-    const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead');
+    // The names Teamdeck wrote as on this team, and the user's: what is aimed at them is ours.
+    const sendAs = senderFor(rt.era, ctx.senderName());
+    const ours = new Set([USER_INBOX, sendAs, ...[...rt.state.sent.values()].map((s) => s.from)]);
+    const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
     const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && holdsTeammateBlock(p.text, s.from, s.text)));
     if (seen.length) await ctx.delivery.markSeen(rt, seen.map((s) => s.id));
-    // Addressed to the user, or to any name Teamdeck wrote as on this team.
-    const ours = new Set([USER_INBOX, senderFor(rt.era, ctx.senderName()), ...[...rt.state.sent.values()].map((s) => s.from)]);
-    const answers = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
+    const answers = [
+      ...found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to)),
+      ...found.leadAnswers.map((a) => ({ ...a, to: sendAs })),
+    ];
     const records: JournalRecord[] = [];
     for (const a of answers) {
       if (rt.state.observed.has(a.id)) continue;
       const o = { id: a.id, from: a.agent, to: a.to, text: a.text, timestamp: a.timestamp, at: ctx.now(), source: 'transcript' as const };
       rt.state.observed.set(o.id, o);
-      records.push({ t: 'observed' as const, ...o });
+      records.push({ t: 'observed', ...o });
       noteObserved(rt, o);
       ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
     }

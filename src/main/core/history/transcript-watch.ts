@@ -32,6 +32,24 @@ export interface SendAttempt {
 export interface TranscriptFindings {
   prompts: PromptRow[];
   sends: SendAttempt[];
+  /**
+   * The lead's answers: the final text of each of its turns that began with a prompt holding a
+   * message from one of the given senders (the lead has no idle notification to carry it).
+   */
+  leadAnswers: SendAttempt[];
+}
+
+/** The text of an assistant row that ends a turn (`stop_reason: "end_turn"`), if it has text. */
+export function turnEndText(row: Record<string, unknown>): { id: string; text: string } | undefined {
+  if (row.type !== 'assistant') return undefined;
+  const m = row.message as { id?: unknown; stop_reason?: unknown; content?: unknown } | undefined;
+  if (m?.stop_reason !== 'end_turn' || !Array.isArray(m.content)) return undefined;
+  const text = m.content
+    .filter((b): b is { type: 'text'; text: string } => !!b && b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text)
+    .join('\n')
+    .trim();
+  return text ? { id: typeof m.id === 'string' ? m.id : String(row.uuid ?? ''), text } : undefined;
 }
 
 /** One append-only JSON-lines file, read from where the last read stopped. */
@@ -139,7 +157,7 @@ const SUBAGENT_FILE = /^agent-a(.+)-[0-9a-f]{16}\.jsonl$/;
 /** Tails the transcripts of one current-era team: the lead's and its in-process teammates'. */
 export class TranscriptWatch {
   private projectDir: string | undefined;
-  private tails = new Map<string, { tail: JsonlTail; agent: string | undefined }>();
+  private tails = new Map<string, { tail: JsonlTail; agent: string | undefined; lead: boolean; answering: boolean }>();
 
   constructor(
     private readonly configDir: string,
@@ -174,7 +192,7 @@ export class TranscriptWatch {
     const dir = await this.findProjectDir();
     if (!dir) return;
     const lead = join(dir, `${this.leadSessionId}.jsonl`);
-    if (!this.tails.has(lead)) this.tails.set(lead, { tail: new JsonlTail(lead), agent: leadName });
+    if (!this.tails.has(lead)) this.tails.set(lead, { tail: new JsonlTail(lead), agent: leadName, lead: true, answering: false });
     const sub = join(dir, this.leadSessionId, 'subagents');
     let names: string[];
     try {
@@ -187,7 +205,7 @@ export class TranscriptWatch {
       const m = SUBAGENT_FILE.exec(n);
       const path = join(sub, n);
       if (!m || this.tails.has(path)) continue;
-      this.tails.set(path, { tail: new JsonlTail(path), agent: await this.subagentName(path, m[1]!) });
+      this.tails.set(path, { tail: new JsonlTail(path), agent: await this.subagentName(path, m[1]!), lead: false, answering: false });
     }
   }
 
@@ -204,10 +222,13 @@ export class TranscriptWatch {
     }
   }
 
-  /** What every transcript of the team gained since the last poll. */
-  async poll(leadName: string): Promise<TranscriptFindings> {
+  /**
+   * What every transcript of the team gained since the last poll. `ours` are the sender names
+   * Teamdeck writes as: a lead turn answering one of them yields a lead answer.
+   */
+  async poll(leadName: string, ours: ReadonlySet<string> = new Set()): Promise<TranscriptFindings> {
     await this.discover(leadName);
-    const found: TranscriptFindings = { prompts: [], sends: [] };
+    const found: TranscriptFindings = { prompts: [], sends: [], leadAnswers: [] };
     for (const [path, t] of this.tails) {
       if (t.agent === undefined) {
         // A subagent whose meta named no member of this team: look again later.
@@ -216,9 +237,18 @@ export class TranscriptWatch {
       }
       const agent = t.agent;
       for (const row of await t.tail.read()) {
+        const timestamp = typeof row.timestamp === 'string' ? row.timestamp : new Date().toISOString();
         const text = promptText(row);
-        if (text !== undefined) found.prompts.push({ agent, text, timestamp: typeof row.timestamp === 'string' ? row.timestamp : '' });
+        if (text !== undefined) {
+          found.prompts.push({ agent, text, timestamp });
+          if (t.lead) t.answering = [...ours].some((name) => text.includes(`<teammate-message teammate_id="${name}"`));
+        }
         found.sends.push(...sendAttempts(row, agent));
+        const end = t.lead && t.answering ? turnEndText(row) : undefined;
+        if (end) {
+          found.leadAnswers.push({ id: `tx-${end.id}`, agent, to: '', text: end.text, timestamp });
+          t.answering = false;
+        }
       }
     }
     return found;

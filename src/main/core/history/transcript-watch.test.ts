@@ -1,0 +1,86 @@
+// Transcripts as Claude Code 2.1.332 writes them (captured in test/fixtures/claude-2.1.332),
+// tailed from their last offset: prompts (for `seen`), SendMessage attempts and lead answers.
+import { appendFile, cp, mkdir, readFile, symlink, truncate, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, useTempDirs } from '../../../../test/helpers/tmp.js';
+import { holdsTeammateBlock, JsonlTail, TranscriptWatch } from './transcript-watch.js';
+
+const CAPTURE = join(REPO_ROOT, 'test', 'fixtures', 'claude-2.1.332', 'team-lifecycle');
+const SESSION = 'cc4ff1d9-7874-413b-94e4-5b8d2fe0f369';
+const tempDir = useTempDirs();
+
+async function configWithCapture(): Promise<string> {
+  const config = join(await tempDir(), '.claude');
+  await cp(join(CAPTURE, 'projects'), join(config, 'projects'), { recursive: true });
+  return config;
+}
+
+describe('TranscriptWatch on the captured team', () => {
+  it("finds each agent's prompts, its SendMessage attempts and the lead's answer to teamdeck", async () => {
+    const w = new TranscriptWatch(await configWithCapture(), SESSION, 'session-cc4ff1d9');
+    const found = await w.poll('team-lead', new Set(['teamdeck', 'user']));
+    const researcher = found.prompts.filter((p) => p.agent === 'researcher');
+    expect(researcher.some((p) => holdsTeammateBlock(p.text, 'teamdeck', 'What is the answer? [[SAY:The answer is 42.]]'))).toBe(true);
+    const lead = found.prompts.filter((p) => p.agent === 'team-lead');
+    expect(lead.some((p) => holdsTeammateBlock(p.text, 'teamdeck', 'Teamdeck asks the lead for a status. [[SAY:Lead here: the team is working.]]'))).toBe(true);
+    // The writer got its DM only after its Bash turn; the prompt is there all the same.
+    expect(found.prompts.some((p) => p.agent === 'writer' && holdsTeammateBlock(p.text, 'teamdeck', 'A note for the writer while it runs its Bash. [[SAY:Writer read the note after its Bash.]]'))).toBe(true);
+    expect(found.sends.map((s) => [s.agent, s.to, s.text])).toEqual(
+      expect.arrayContaining([
+        ['researcher', 'user', 'Hello user, researcher here.'],
+        ['researcher', 'team-lead', 'Researcher is ready.'],
+      ]),
+    );
+    // The turn that began with teamdeck's message ended with this text; no other lead turn counts.
+    expect(found.leadAnswers.map((a) => a.text)).toEqual(['Lead here: the team is working.']);
+    // A second poll reads nothing new.
+    expect(await w.poll('team-lead', new Set(['teamdeck']))).toEqual({ prompts: [], sends: [], leadAnswers: [] });
+  });
+
+  it('ignores a subagent transcript that belongs to another team', async () => {
+    const config = await configWithCapture();
+    const meta = join(config, 'projects', '-home-me-proj', SESSION, 'subagents', 'agent-aresearcher-4932618ede0d71b5.meta.json');
+    await writeFile(meta, JSON.stringify({ ...JSON.parse(await readFile(meta, 'utf8')), teamName: 'session-00000000' }));
+    const found = await new TranscriptWatch(config, SESSION, 'session-cc4ff1d9').poll('team-lead');
+    expect(found.prompts.some((p) => p.agent === 'researcher')).toBe(false);
+    expect(found.prompts.some((p) => p.agent === 'writer')).toBe(true);
+  });
+});
+
+describe('holdsTeammateBlock', () => {
+  const block = (id: string, body: string, attrs = '') => `<teammate-message teammate_id="${id}"${attrs}>\n${body}\n</teammate-message>`;
+  it('matches the exact body inside a block from that sender only', () => {
+    const prompt = `Another Claude session sent a message:\n${block('researcher', 'hello', ' color="blue"')}\n\n${block('teamdeck', 'hello there', ' summary="s"')}\n\nfooter`;
+    expect(holdsTeammateBlock(prompt, 'teamdeck', 'hello there')).toBe(true);
+    expect(holdsTeammateBlock(prompt, 'teamdeck', 'hello')).toBe(false);
+    expect(holdsTeammateBlock(prompt, 'researcher', 'hello there')).toBe(false);
+    expect(holdsTeammateBlock(prompt, 'teamdeck', 'there')).toBe(false);
+  });
+});
+
+describe('JsonlTail', () => {
+  it('reads appended rows only, holds a torn last line until its newline, and rereads a truncated file', async () => {
+    const path = join(await tempDir(), 't.jsonl');
+    await writeFile(path, '{"a":1}\n{"a":2}\n');
+    const tail = new JsonlTail(path);
+    expect(await tail.read()).toEqual([{ a: 1 }, { a: 2 }]);
+    await appendFile(path, '{"a":3}\n{"a":');
+    expect(await tail.read()).toEqual([{ a: 3 }]);
+    await appendFile(path, '4}\nnot json\n[1]\n');
+    expect(await tail.read()).toEqual([{ a: 4 }]);
+    expect(await tail.read()).toEqual([]);
+    // Rewritten shorter: read once more from the start.
+    await truncate(path, 0);
+    await writeFile(path, '{"b":1}\n');
+    expect(await tail.read()).toEqual([{ b: 1 }]);
+  });
+
+  it('never follows a symbolic link (a transcript could point anywhere)', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'outside'));
+    await writeFile(join(dir, 'outside', 'secret.jsonl'), '{"type":"user","message":{"content":"secret"}}\n');
+    await symlink(join(dir, 'outside', 'secret.jsonl'), join(dir, 'link.jsonl'));
+    expect(await new JsonlTail(join(dir, 'link.jsonl')).read()).toEqual([]);
+  });
+});
