@@ -97,7 +97,7 @@ writer ${JSON.stringify(DM_WRITER)}, lead ${JSON.stringify(DM_LEAD)}. The \`[[..
   symlinks each as \`$TMPDIR/claude-<uid>/<slug>/<sessionId>/tasks/<agentId>.output\`: not copied.)
 - \`model-requests.jsonl\`: each Messages API request: time, agent, the agent headers, the new
   content (everything after the last assistant message) and the scripted reply.
-- \`lead-debug.excerpt.log\`: the lines of Claude's \`--debug-file\` about mailboxes, teammates and cleanup.
+- \`lead-debug.excerpt.txt\` (not .log: the repository ignores *.log): the lines of Claude's \`--debug-file\` about mailboxes, teammates and cleanup.
 - \`tasks/${team.teamName}/\` existed, empty, from start to after exit (not committable: empty).
 
 ${layout.map((f) => `    ${f}`).join('\n')}
@@ -149,7 +149,7 @@ async function main(): Promise<void> {
   }));
   writeFileSync(join(out, 'model-requests.jsonl'), requests.map((r) => s.scrub(JSON.stringify(r))).join('\n') + '\n');
   const excerpt = debugExcerpt(team, s);
-  writeFileSync(join(out, 'lead-debug.excerpt.log'), excerpt.join('\n') + '\n');
+  writeFileSync(join(out, 'lead-debug.excerpt.txt'), excerpt.join('\n') + '\n');
   writeFileSync(join(out, 'timeline.json'), JSON.stringify({ files, dirs }, null, 2) + '\n');
 
   const rows: Array<{ t: number; what: string }> = [
@@ -159,7 +159,7 @@ async function main(): Promise<void> {
     ...requests.map((r) => ({ t: r.t, what: `api: ${r.agent} ← ${JSON.stringify(s.scrub(team.api.log.find((x) => x.at - t0 === r.t && x.agent === r.agent)?.newText ?? '').replace(/<system-reminder>[\s\S]*?<\/system-reminder>\s*/g, '').slice(0, 120))} → ${(r.reply ?? []).map((b) => (b.type === 'text' ? JSON.stringify(b.text) : b.name)).join(' + ')}` })),
     ...excerpt.filter((l) => !NOISE.test(l)).map((l) => ({ t: Date.parse(l.slice(0, 24)) - t0, what: `debug: ${l.slice(25, 260)}` })).filter((r) => Number.isFinite(r.t)),
   ];
-  const layout = [...files.flatMap((f) => (f.snapshot ? [f.snapshot] : [])), ...transcripts, 'model-requests.jsonl', 'lead-debug.excerpt.log', 'timeline.json'].sort();
+  const layout = [...files.flatMap((f) => (f.snapshot ? [f.snapshot] : [])), ...transcripts, 'model-requests.jsonl', 'lead-debug.excerpt.txt', 'timeline.json'].sort();
   writeFileSync(join(out, 'README.md'), readme(team, rows, layout));
   const leaks = findLeaks(out, s);
   await team.stop();
