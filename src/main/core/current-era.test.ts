@@ -38,6 +38,20 @@ async function liveTeam(pid = process.pid, procStart = procStartOf(process.pid))
 
 const inbox = (owner: string) => join(teams, TEAM, 'inboxes', `${owner}.json`);
 
+/** A captured transcript row as if Claude wrote it now. */
+function nowRow(line: string): string {
+  const r = JSON.parse(line);
+  if (r.timestamp) r.timestamp = new Date().toISOString();
+  return JSON.stringify(r) + '\n';
+}
+
+let rowSeq = 0;
+/** A transcript row in Claude's shape: a prompt, or an assistant message ending a turn. */
+function row(type: 'user' | 'assistant', text: string, stop?: string): string {
+  const message = type === 'user' ? { role: 'user', content: text } : { id: `msg_${++rowSeq}`, role: 'assistant', content: [{ type: 'text', text }], stop_reason: stop ?? null };
+  return JSON.stringify({ type, message, timestamp: new Date().toISOString(), isSidechain: true, uuid: `u-${rowSeq++}` }) + '\n';
+}
+
 async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
@@ -82,7 +96,7 @@ describe('a current-era team', () => {
     expect(sent).toMatchObject({ id: r.id, status: 'accepted', sentAs: 'teamdeck' });
   });
 
-  it('goes accepted -> taken (pruned) -> seen (in its transcript) -> replied (its idle notification result)', async () => {
+  it('goes accepted -> taken (pruned) -> seen (in its transcript) -> replied (the turn that had it in context ended)', async () => {
     await liveTeam();
     const s = service();
     const statuses: string[] = [];
@@ -93,28 +107,87 @@ describe('a current-era team', () => {
     // Claude's teammate takes it (prunes the inbox) before its model request.
     expect((await claudeConsume(inbox('researcher'), 'prune')).map((m) => m.text)).toEqual([text]);
     await until('taken', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'taken'));
-    // Taken is not seen: only the transcript row proves its model has it. Append the row the
-    // real teammate wrote (captured), as Claude does.
+    // Taken is not seen: only the transcript row proves its model has it. Append the rows the
+    // real teammate wrote (captured), as if written now.
     const rows = (await readFile(join(CAPTURE, RESEARCHER_TX), 'utf8')).trimEnd().split('\n');
-    const seenRow = rows.find((l) => l.includes('teammate_id=\\"teamdeck\\"'))!;
-    await appendFile(join(config, RESEARCHER_TX), seenRow + '\n');
+    const at = rows.findIndex((l) => l.includes('teammate_id=\\"teamdeck\\"'));
+    await appendFile(join(config, RESEARCHER_TX), nowRow(rows[at]!));
     await until('seen', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'seen'));
-    // The answer reaches the lead as the result of an idle notification (captured text).
+    // The rest of that turn: its text answer.
+    for (const l of rows.slice(at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
+    // The same text reaches the lead as the result of an idle notification (captured): it is
+    // not shown a second time.
     const idle = JSON.parse(await readFile(join(CAPTURE, 'teams', TEAM, 'inboxes', 'team-lead.006.json'), 'utf8')).find((e: { text: string }) =>
       e.text.includes('The answer is 42.'),
     );
-    expect(idle).toBeDefined();
     await claudeAppend(inbox('team-lead'), { ...idle, timestamp: new Date(Date.now() + 10).toISOString() });
     const thread = await until('the answer', async () => {
       const t = await s.thread(TEAM, 'researcher');
       return t.some((m) => m.from === 'researcher') && t;
     });
-    expect(thread.map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
+    await s.settled();
+    expect((await s.thread(TEAM, 'researcher')).map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
       ['user', text, 'replied'],
-      ['researcher', 'The answer is 42.', 'idle-notification'],
+      ['researcher', 'The answer is 42.', 'transcript'],
     ]);
+    expect(thread).toHaveLength(2);
     expect(statuses).toEqual(['accepted', 'taken', 'seen', 'replied']);
     expect(r.status).toBe('accepted');
+  });
+
+  it("a DM taken while the teammate still works on an earlier one is not replied by that earlier answer", async () => {
+    await liveTeam();
+    const s = service();
+    await s.start();
+    await s.send({ team: TEAM, to: 'researcher', text: 'first question' });
+    await claudeConsume(inbox('researcher'), 'prune');
+    const rows = [
+      row('user', `<teammate-message teammate_id="teamdeck">\nfirst question\n</teammate-message>`),
+      row('assistant', 'answer to the first', 'end_turn'),
+    ];
+    await appendFile(join(config, RESEARCHER_TX), rows.join(''));
+    await until('the first answer', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'replied'));
+    // The second arrives while a turn runs; Claude takes it, then the idle notification of the
+    // turn that just ended (the FIRST answer) appears in team-lead.json.
+    const second = await s.send({ team: TEAM, to: 'researcher', text: 'second question' });
+    await claudeConsume(inbox('researcher'), 'prune');
+    await claudeAppend(inbox('team-lead'), {
+      from: 'researcher',
+      text: JSON.stringify({ type: 'idle_notification', from: 'researcher', timestamp: new Date().toISOString(), result: 'answer to the first' }),
+      timestamp: new Date().toISOString(),
+      read: false,
+    });
+    await until('taken', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.id === second.id && m.status === 'taken'));
+    await new Promise((res) => setTimeout(res, 600));
+    expect((await s.thread(TEAM, 'researcher')).find((m) => m.id === second.id)?.status).toBe('taken');
+    // Its own turn: seen, then replied.
+    await appendFile(join(config, RESEARCHER_TX), row('user', `<teammate-message teammate_id="teamdeck">\nsecond question\n</teammate-message>`) + row('assistant', 'answer to the second', 'end_turn'));
+    await until('the second answer', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.id === second.id && m.status === 'replied'));
+    expect((await s.thread(TEAM, 'researcher')).filter((m) => m.from === 'researcher').map((m) => m.text)).toEqual(['answer to the first', 'answer to the second']);
+  });
+
+  it('takes the answer from an idle notification for a member whose transcript cannot be read', async () => {
+    await liveTeam();
+    await rm(join(config, 'projects'), { recursive: true });
+    const s = service();
+    await s.start();
+    await s.send({ team: TEAM, to: 'researcher', text: 'What is the answer?' });
+    await claudeConsume(inbox('researcher'), 'prune');
+    await until('taken', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'taken'));
+    await claudeAppend(inbox('team-lead'), {
+      from: 'researcher',
+      text: JSON.stringify({ type: 'idle_notification', from: 'researcher', timestamp: new Date(Date.now() + 5).toISOString(), idleReason: 'available', result: 'The answer is 42.' }),
+      timestamp: new Date(Date.now() + 5).toISOString(),
+      read: false,
+    });
+    const thread = await until('the answer', async () => {
+      const t = await s.thread(TEAM, 'researcher');
+      return t.some((m) => m.from === 'researcher') && t;
+    });
+    expect(thread.map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
+      ['user', 'What is the answer?', 'replied'],
+      ['researcher', 'The answer is 42.', 'idle-notification'],
+    ]);
   });
 
   it("shows a teammate's SendMessage to the user (which Claude refuses) as its answer, from its transcript", async () => {

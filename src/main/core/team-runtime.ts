@@ -28,6 +28,10 @@ export class TeamRuntime {
   terminated = new Set<string>();
   /** Per member, what it said that may be an answer to Teamdeck (see views.answersOf). */
   answerCandidates = new Map<string, ObservedState[]>();
+  /** Sent messages a transcript answer names in its `replyTo`: replied, for certain. */
+  repliedIds = new Set<string>();
+  /** Members whose transcript Teamdeck reads: their answers come from it, not from idle notifications. */
+  transcribed = new Set<string>();
   /** Latest message time from each member to the user (legacy `user.json`), for `replied`. */
   lastReply = new Map<string, number>();
   /** Status last announced per sent id, to emit only changes. */

@@ -37,6 +37,8 @@ export interface ObservedRecord {
   at: number;
   /** Set on a member's answer found outside an inbox (its transcript). */
   source?: 'transcript';
+  /** The sent messages this answer's turn had in context (a transcript answer). */
+  replyTo?: string[];
 }
 export interface ConsumedRecord {
   t: 'consumed';

@@ -74,6 +74,8 @@ export function noteObserved(rt: TeamRuntime, o: ObservedState): boolean {
     const prev = rt.lastReply.get(o.from) ?? 0;
     if (time > prev) rt.lastReply.set(o.from, time);
   }
+  for (const id of o.replyTo ?? []) rt.repliedIds.add(id);
+  if (o.source === 'transcript' && o.replyTo) rt.transcribed.add(o.from);
   if (isAnswerCandidate(o)) {
     let list = rt.answerCandidates.get(o.from);
     if (!list) rt.answerCandidates.set(o.from, (list = []));

@@ -1,13 +1,14 @@
 // Current era: what the members' transcripts gained since the last look. A delivered message
-// whose teammate block is in its recipient's transcript is `seen`; a SendMessage the member
-// aimed at the user or at Teamdeck's name is journaled as its answer (Claude refuses those
-// sends, so the transcript is the only place they exist).
+// whose teammate block is in its recipient's transcript is `seen`; the last text of a turn whose
+// prompts held Teamdeck's messages is the answer to exactly those (`replyTo`); a SendMessage the
+// member aimed at the user or at Teamdeck's name is an answer too (Claude refuses those sends,
+// so the transcript is the only place they exist).
 import { senderFor } from '../claude/era.js';
 import { USER_INBOX } from '../claude/team-reader.js';
-import type { JournalRecord } from '../delivery/journal.js';
+import type { JournalRecord, ObservedState } from '../delivery/journal.js';
 import type { TeamDirectory } from '../team-directory.js';
 import { noteObserved } from './ingest.js';
-import { holdsTeammateBlock } from './transcript-watch.js';
+import { holdsTeammateBlock, type SendAttempt } from './transcript-watch.js';
 import { observedToThread } from './views.js';
 
 /** Reads what was appended to the teams' transcripts: `seen` receipts and answers. */
@@ -22,16 +23,20 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     const sendAs = senderFor(rt.era, ctx.senderName());
     const ours = new Set([USER_INBOX, sendAs, ...[...rt.state.sent.values()].map((s) => s.from)]);
     const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
+    for (const p of found.prompts) rt.transcribed.add(p.agent);
     const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && holdsTeammateBlock(p.text, s.from, s.text)));
     if (seen.length) await ctx.delivery.markSeen(rt, seen.map((s) => s.id));
-    const answers = [
-      ...found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to)),
-      ...found.leadAnswers.map((a) => ({ ...a, to: sendAs })),
-    ];
+    const answers: Array<SendAttempt & { replyTo?: string[] }> = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
+    for (const a of found.turnAnswers) {
+      // The turn answered exactly the messages whose blocks were in its prompts.
+      const replyTo = [...rt.state.sent.values()].filter((s) => s.to === a.agent && a.prompts.some((p) => holdsTeammateBlock(p, s.from, s.text))).map((s) => s.id);
+      if (replyTo.length) answers.push({ ...a, to: sendAs, replyTo });
+    }
     const records: JournalRecord[] = [];
     for (const a of answers) {
       if (rt.state.observed.has(a.id)) continue;
-      const o = { id: a.id, from: a.agent, to: a.to, text: a.text, timestamp: a.timestamp, at: ctx.now(), source: 'transcript' as const };
+      const o: ObservedState = { id: a.id, from: a.agent, to: a.to, text: a.text, timestamp: a.timestamp, at: ctx.now(), source: 'transcript' };
+      if (a.replyTo) o.replyTo = a.replyTo;
       rt.state.observed.set(o.id, o);
       records.push({ t: 'observed', ...o });
       noteObserved(rt, o);
@@ -42,7 +47,9 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
       rt.state.records += records.length;
       ctx.delivery.announceAll(rt);
     }
-    if (unseen.length > seen.length && !rt.ended) waiting = true;
+    // Looked at again soon while a message waits to be seen or answered.
+    const unanswered = [...rt.state.sent.values()].some((s) => s.seenAt !== undefined && !rt.repliedIds.has(s.id));
+    if ((unseen.length > seen.length || unanswered) && !rt.ended) waiting = true;
   }
   if (waiting) ctx.scheduleSeenPoll();
 }

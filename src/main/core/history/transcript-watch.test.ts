@@ -32,10 +32,19 @@ describe('TranscriptWatch on the captured team', () => {
         ['researcher', 'team-lead', 'Researcher is ready.'],
       ]),
     );
-    // The turn that began with teamdeck's message ended with this text; no other lead turn counts.
-    expect(found.leadAnswers.map((a) => a.text)).toEqual(['Lead here: the team is working.']);
+    // Each turn whose prompts held teamdeck's message ended with this text; no other turn counts
+    // (the writer got its DM during a Bash call, and answered it in the turn after).
+    expect(found.turnAnswers.map((a) => [a.agent, a.text])).toEqual(
+      expect.arrayContaining([
+        ['researcher', 'The answer is 42.'],
+        ['writer', 'Writer read the note after its Bash.'],
+        ['team-lead', 'Lead here: the team is working.'],
+      ]),
+    );
+    expect(found.turnAnswers).toHaveLength(3);
+    for (const a of found.turnAnswers) expect(a.prompts.some((p) => p.includes('teammate_id="teamdeck"'))).toBe(true);
     // A second poll reads nothing new.
-    expect(await w.poll('team-lead', new Set(['teamdeck']))).toEqual({ prompts: [], sends: [], leadAnswers: [] });
+    expect(await w.poll('team-lead', new Set(['teamdeck']))).toEqual({ prompts: [], sends: [], turnAnswers: [] });
   });
 
   it('ignores a subagent transcript that belongs to another team', async () => {

@@ -33,10 +33,16 @@ export interface TranscriptFindings {
   prompts: PromptRow[];
   sends: SendAttempt[];
   /**
-   * The lead's answers: the final text of each of its turns that began with a prompt holding a
-   * message from one of the given senders (the lead has no idle notification to carry it).
+   * Turns that answered Teamdeck: the final text of each turn (lead or teammate) whose prompts
+   * held a message from one of the given senders, with those prompts, so that each answer is
+   * tied to exactly the messages its turn had in context.
    */
-  leadAnswers: SendAttempt[];
+  turnAnswers: TurnAnswer[];
+}
+
+export interface TurnAnswer extends SendAttempt {
+  /** The prompts of the turn that this text ended. */
+  prompts: string[];
 }
 
 /** The text of an assistant row that ends a turn (`stop_reason: "end_turn"`), if it has text. */
@@ -157,7 +163,7 @@ const SUBAGENT_FILE = /^agent-a(.+)-[0-9a-f]{16}\.jsonl$/;
 /** Tails the transcripts of one current-era team: the lead's and its in-process teammates'. */
 export class TranscriptWatch {
   private projectDir: string | undefined;
-  private tails = new Map<string, { tail: JsonlTail; agent: string | undefined; lead: boolean; answering: boolean }>();
+  private tails = new Map<string, { tail: JsonlTail; agent: string | undefined; prompts: string[] }>();
 
   constructor(
     private readonly configDir: string,
@@ -192,7 +198,7 @@ export class TranscriptWatch {
     const dir = await this.findProjectDir();
     if (!dir) return;
     const lead = join(dir, `${this.leadSessionId}.jsonl`);
-    if (!this.tails.has(lead)) this.tails.set(lead, { tail: new JsonlTail(lead), agent: leadName, lead: true, answering: false });
+    if (!this.tails.has(lead)) this.tails.set(lead, { tail: new JsonlTail(lead), agent: leadName, prompts: [] });
     const sub = join(dir, this.leadSessionId, 'subagents');
     let names: string[];
     try {
@@ -205,7 +211,7 @@ export class TranscriptWatch {
       const m = SUBAGENT_FILE.exec(n);
       const path = join(sub, n);
       if (!m || this.tails.has(path)) continue;
-      this.tails.set(path, { tail: new JsonlTail(path), agent: await this.subagentName(path, m[1]!), lead: false, answering: false });
+      this.tails.set(path, { tail: new JsonlTail(path), agent: await this.subagentName(path, m[1]!), prompts: [] });
     }
   }
 
@@ -224,11 +230,11 @@ export class TranscriptWatch {
 
   /**
    * What every transcript of the team gained since the last poll. `ours` are the sender names
-   * Teamdeck writes as: a lead turn answering one of them yields a lead answer.
+   * Teamdeck writes as: a turn whose prompts held a message from one of them yields an answer.
    */
   async poll(leadName: string, ours: ReadonlySet<string> = new Set()): Promise<TranscriptFindings> {
     await this.discover(leadName);
-    const found: TranscriptFindings = { prompts: [], sends: [], leadAnswers: [] };
+    const found: TranscriptFindings = { prompts: [], sends: [], turnAnswers: [] };
     for (const [path, t] of this.tails) {
       if (t.agent === undefined) {
         // A subagent whose meta named no member of this team: look again later.
@@ -241,14 +247,16 @@ export class TranscriptWatch {
         const text = promptText(row);
         if (text !== undefined) {
           found.prompts.push({ agent, text, timestamp });
-          if (t.lead) t.answering = [...ours].some((name) => text.includes(`<teammate-message teammate_id="${name}"`));
+          t.prompts.push(text);
         }
         found.sends.push(...sendAttempts(row, agent));
-        const end = t.lead && t.answering ? turnEndText(row) : undefined;
-        if (end) {
-          found.leadAnswers.push({ id: `tx-${end.id}`, agent, to: '', text: end.text, timestamp });
-          t.answering = false;
+        const end = turnEndText(row);
+        if (!end) continue;
+        // Messages found in one poll form one turn; its last text answers them (format §6).
+        if (t.prompts.some((p) => [...ours].some((name) => p.includes(`<teammate-message teammate_id="${name}"`)))) {
+          found.turnAnswers.push({ id: `tx-${end.id}`, agent, to: '', text: end.text, timestamp, prompts: t.prompts });
         }
+        t.prompts = [];
       }
     }
     return found;

@@ -36,9 +36,10 @@ function observedTime(o: ObservedState): number {
 /**
  * A member's answers to Teamdeck, oldest first:
  * - legacy: what it sent to `inboxes/user.json`;
- * - current: what it tried to send to Teamdeck's name or to `user` (its transcript), and the
- *   `result` of an idle notification that ended a turn after it took a message from Teamdeck
- *   (dropped when the same text already came from its transcript).
+ * - current: the last text of each turn that had Teamdeck's messages in context, and what it
+ *   tried to send to Teamdeck's name or to `user` (both from its transcript); for a member whose
+ *   transcript cannot be read, the `result` of an idle notification that ended a turn after it
+ *   took a message from Teamdeck (dropped when the same text already came from a transcript).
  */
 export function answersOf(rt: TeamRuntime, member: string): Answer[] {
   const out: Answer[] = [];
@@ -53,7 +54,10 @@ export function answersOf(rt: TeamRuntime, member: string): Answer[] {
       texts.add(o.text.trim());
     } else if (rt.era === 'legacy') {
       if (inboxFileStem(o.to) === LEGACY_SENDER) out.push({ id: o.id, member, text: o.text, time: observedTime(o), source: 'user-inbox', observed: o });
-    } else {
+    } else if (!rt.transcribed.has(member)) {
+      // Only for a member whose transcript Teamdeck cannot read: an idle notification ends a
+      // turn but does not say which messages the turn had (Claude takes waiting mail, then
+      // writes the idle notification of the turn that just ended), so this is a best guess.
       const result = idleResult(o);
       if (result === undefined) continue;
       const time = observedTime(o);
@@ -89,7 +93,10 @@ export function statusOf(rt: TeamRuntime, s: SentState, lastAnswer = latestAnswe
   if (s.undeliverableAt !== undefined) return 'undeliverable';
   if (s.deliveredAt === undefined) return 'queued';
   if (s.consumedAt === undefined && s.seenAt === undefined) return 'accepted';
-  if (lastAnswer !== undefined && lastAnswer > Date.parse(s.timestamp)) return 'replied';
+  // Tied by its transcript to the turn that answered it; else (legacy, or no transcript) any
+  // answer after it.
+  if (rt.repliedIds.has(s.id)) return 'replied';
+  if (!rt.transcribed.has(s.to) && lastAnswer !== undefined && lastAnswer > Date.parse(s.timestamp)) return 'replied';
   return s.seenAt !== undefined ? 'seen' : 'taken';
 }
 
