@@ -9,6 +9,7 @@ const { values } = parseArgs({
     'teams-dir': { type: 'string' },
     team: { type: 'string' },
     name: { type: 'string' },
+    era: { type: 'string' },
     mode: { type: 'string' },
     seed: { type: 'string' },
     'poll-ms': { type: 'string' },
@@ -23,7 +24,11 @@ const teamsDir = values['teams-dir'];
 const team = values.team;
 const name = values.name;
 if (!teamsDir || !team || !name) {
-  process.stderr.write('usage: member-main --teams-dir D --team T --name M [--mode prune|flag] [--seed N] [--poll-ms N] [--work-ms A,B] [--reply-probability P]\n');
+  process.stderr.write('usage: member-main --teams-dir D --team T --name M [--era current|legacy] [--mode prune|flag] [--seed N] [--poll-ms N] [--work-ms A,B] [--reply-probability P]\n');
+  process.exit(2);
+}
+if (values.era !== undefined && values.era !== 'current' && values.era !== 'legacy') {
+  process.stderr.write(`--era must be current or legacy, not ${JSON.stringify(values.era)}\n`);
   process.exit(2);
 }
 const mode = values.mode === 'flag' ? 'flag' : 'prune';
@@ -34,6 +39,9 @@ const handle = runMember({
   teamsDir,
   team,
   name,
+  // Default: the team's own era. A current-era member alone in this process has its own ledger:
+  // whatever another process writes as team-lead is forged to it, as to a real teammate.
+  era: values.era as 'current' | 'legacy' | undefined,
   mode,
   seed: num(values.seed),
   pollMs: num(values['poll-ms']),

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { ConsumeMode } from './claude-inbox.js';
+import type { SimEra } from './claude-paths.js';
 import type { MemberEvent } from './simulator.js';
 
 const RUN_TS = fileURLToPath(new URL('../../bin/run-ts.mjs', import.meta.url));
@@ -12,6 +13,8 @@ export interface SpawnMemberOptions {
   teamsDir: string;
   team: string;
   name: string;
+  /** Default: the team's own era. */
+  era?: SimEra;
   mode?: ConsumeMode;
   seed?: number;
   pollMs?: number;
@@ -35,6 +38,7 @@ export interface MemberProcess {
 
 export function spawnMember(opts: SpawnMemberOptions): MemberProcess {
   const args = [RUN_TS, MEMBER_MAIN, '--teams-dir', opts.teamsDir, '--team', opts.team, '--name', opts.name];
+  if (opts.era) args.push('--era', opts.era);
   if (opts.mode) args.push('--mode', opts.mode);
   if (opts.seed !== undefined) args.push('--seed', String(opts.seed));
   if (opts.pollMs !== undefined) args.push('--poll-ms', String(opts.pollMs));

@@ -1,20 +1,27 @@
-// A Claude-compatible Agent Team on disk: a config.json written the way Claude writes it, and
-// members that poll their own inbox, "work", answer the user in inboxes/user.json, go idle and
-// approve shutdown requests. Every inbox write goes through claude-inbox.ts (Claude's own
-// algorithm), never through the core, so the app is exercised against "the other side".
+// A Claude-compatible Agent Team on disk, in either era of Claude Code:
+//   legacy : a named team; members poll their inbox, answer the user in inboxes/user.json, go
+//            idle and approve shutdown requests (read messages flagged read:true or pruned);
+//   current: Claude Code 2.1.332: a `session-<8 hex>` team owned by a lead process, entries with
+//            msg_id, provenance, no user mailbox; see teammate.ts and lead.ts.
+// Every inbox write goes through claude-inbox.ts (Claude's own algorithm), never through the
+// core, so the app is exercised against "the other side".
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claudeAppend, claudeConsume, claudeLock, type ClaudeMessage, type ConsumeMode } from './claude-inbox.js';
 import { createRng, randomSeed, type Rng } from './prng.js';
-import { inboxFileStem, teamDirName } from '../main/core/claude/paths.js';
+import { SESSION_TEAM, simTeamPaths, type SimEra } from './claude-paths.js';
+import { configMembers, createSessionTeamConfig, LEAD_NAME, MEMBER_COLORS, spawnIntoConfig } from './claude-config.js';
+import { SessionFile } from './lead-session.js';
+import type { Ledger, Provenance } from './provenance.js';
+import { answerSummary, answerText, DETAILS, frameOf, str } from './replies.js';
+import { runTeammate } from './teammate.js';
+import type { PromptState } from './transcript.js';
 
-export const LEAD_NAME = 'team-lead';
+export { LEAD_NAME, MEMBER_COLORS, simTeamPaths, type SimEra };
 export const USER_NAME = 'user';
 
-/** Claude hands teammates colours from this list, in this order. */
-export const MEMBER_COLORS = ['blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan', 'red'] as const;
 const MODELS = ['sonnet', 'opus', 'haiku'] as const;
 
 export interface SimMemberSpec {
@@ -31,14 +38,22 @@ export interface SimMemberSpec {
 
 export interface CreateTeamOptions {
   teamsDir: string;
-  /** The team name; its folder is teamDirName(name), as Claude derives it. */
-  team: string;
+  /**
+   * Legacy: the team name; its folder is derived from it as Claude derives it. Current: omit it
+   * (the name comes from the session id) or give a `session-<8 hex>` name to pin it.
+   */
+  team?: string;
+  /** Default: the era a team of this name can only be from (a chosen name is legacy; none or `session-<8 hex>` is current). */
+  era?: SimEra;
+  /** Legacy only; current-era configs have none. */
   description?: string;
   members?: (string | SimMemberSpec)[];
   cwd?: string;
   /** ms since epoch, for createdAt and joinedAt. */
   now?: () => number;
   leadSessionId?: string;
+  /** Current: the lead's pid in leadProcess and sessions/<pid>.json (default: this process). */
+  pid?: number;
 }
 
 export interface SimTeam {
@@ -49,18 +64,24 @@ export interface SimTeam {
   configPath: string;
   inboxesDir: string;
   config: Record<string, unknown>;
+  era: SimEra;
+  leadSessionId: string;
 }
 
-export function simTeamPaths(teamsDir: string, team: string) {
-  const id = teamDirName(team);
-  const dir = join(teamsDir, id);
-  return {
-    id,
-    dir,
-    configPath: join(dir, 'config.json'),
-    inboxesDir: join(dir, 'inboxes'),
-    inbox: (member: string) => join(dir, 'inboxes', `${inboxFileStem(member)}.json`),
-  };
+/** The era a team of this name can be from, when nothing else says: Claude 2.1.332 only makes `session-<8 hex>` teams. */
+export function eraOfName(team: string | undefined): SimEra {
+  return team === undefined || SESSION_TEAM.test(team) ? 'current' : 'legacy';
+}
+
+/** A team's era from its files (claude-teams-format.md §2): leadProcess says current; legacy markers or a chosen name say legacy. */
+export function eraOfConfig(config: Record<string, unknown> | undefined, team: string): SimEra {
+  if (config?.leadProcess) return 'current';
+  if (typeof config?.description === 'string' || configMembers(config).some((m) => typeof m.prompt === 'string')) return 'legacy';
+  return eraOfName(typeof config?.name === 'string' ? config.name : team);
+}
+
+export async function teamEra(teamsDir: string, team: string): Promise<SimEra> {
+  return eraOfConfig(await readSimConfig(teamsDir, team), team);
 }
 
 function leadEntry(team: string, joinedAt: number, cwd: string): Record<string, unknown> {
@@ -123,8 +144,51 @@ export async function readSimConfig(teamsDir: string, team: string): Promise<Rec
   }
 }
 
-/** Writes a fresh team: config.json with the lead and the members, and an empty inboxes/ folder. */
+/**
+ * Writes a fresh team. Legacy: config.json with the lead and the members, and an empty
+ * inboxes/ folder. Current: what a 2.1.332 lead leaves once it has spawned the members (config
+ * created, then members added under the lock; tasks/<team>/; sessions/<pid>.json): a snapshot
+ * with no process behind it beyond `pid`. To run a lead, use startLead or startSimulation.
+ */
 export async function createTeam(opts: CreateTeamOptions): Promise<SimTeam> {
+  const era = opts.era ?? eraOfName(opts.team);
+  if (era === 'current') return createSessionTeam(opts);
+  if (opts.team === undefined) throw new Error('a legacy team needs a name');
+  return createLegacyTeam({ ...opts, team: opts.team });
+}
+
+async function createSessionTeam(opts: CreateTeamOptions): Promise<SimTeam> {
+  const now = opts.now ?? Date.now;
+  const sessionId = sessionIdFor(opts.team, opts.leadSessionId);
+  const cwd = opts.cwd ?? process.cwd();
+  const pid = opts.pid ?? process.pid;
+  const createdAt = now();
+  const t = await createSessionTeamConfig({ teamsDir: opts.teamsDir, sessionId, cwd, createdAt, pid });
+  const specs = (opts.members ?? []).map(toSpec);
+  for (const s of specs) {
+    if (s.backendType === 'tmux') throw new Error(`${s.name}: the current-era simulator runs in-process teammates only`);
+  }
+  if (specs.length > 0) await spawnIntoConfig(t.configPath, specs, { now: () => createdAt, cwd });
+  const session = new SessionFile({ teamsDir: opts.teamsDir, pid, sessionId, cwd, startedAt: createdAt, now });
+  await session.start();
+  await session.setStatus('idle');
+  const config = (await readSimConfig(opts.teamsDir, t.id)) ?? t.config;
+  const p = simTeamPaths(opts.teamsDir, t.id);
+  return { id: t.id, name: t.id, dir: t.dir, configPath: t.configPath, inboxesDir: p.inboxesDir, config, era: 'current', leadSessionId: sessionId };
+}
+
+/** A session id whose first 8 characters give the team name asked for, or a random one. */
+export function sessionIdFor(team: string | undefined, sessionId: string | undefined): string {
+  if (team !== undefined && !SESSION_TEAM.test(team)) throw new Error(`current-era teams are named session-<8 hex>, not ${JSON.stringify(team)}`);
+  if (sessionId !== undefined) {
+    if (team !== undefined && !sessionId.startsWith(team.slice('session-'.length))) throw new Error(`session id ${sessionId} does not make team ${team}`);
+    return sessionId;
+  }
+  const id = randomUUID();
+  return team === undefined ? id : team.slice('session-'.length) + id.slice(8);
+}
+
+async function createLegacyTeam(opts: CreateTeamOptions & { team: string }): Promise<SimTeam> {
   const now = opts.now ?? Date.now;
   const p = simTeamPaths(opts.teamsDir, opts.team);
   const cwd = opts.cwd ?? process.cwd();
@@ -140,7 +204,7 @@ export async function createTeam(opts: CreateTeamOptions): Promise<SimTeam> {
     ...(opts.members ?? []).map(toSpec).map((s, i) => memberEntry(opts.team, s, i, createdAt, cwd)),
   ];
   await withConfigLock(p.configPath, () => writeConfig(p.configPath, config));
-  return { id: p.id, name: opts.team, dir: p.dir, configPath: p.configPath, inboxesDir: p.inboxesDir, config };
+  return { id: p.id, name: opts.team, dir: p.dir, configPath: p.configPath, inboxesDir: p.inboxesDir, config, era: 'legacy', leadSessionId: config.leadSessionId as string };
 }
 
 /** Adds members missing from an existing config, as Claude does when it spawns a teammate. Returns the names added. */
@@ -151,6 +215,14 @@ export async function addMembers(
   opts: { now?: () => number; cwd?: string } = {},
 ): Promise<string[]> {
   const p = simTeamPaths(teamsDir, team);
+  const current = await readSimConfig(teamsDir, team);
+  if (eraOfConfig(current, team) === 'current') {
+    // A 2.1.332 lead spawning: in-place update under the lock, names as Claude gives them.
+    const have = new Set(configMembers(current).map((m) => m.name));
+    const missing = members.map(toSpec).filter((s) => !have.has(s.name));
+    if (missing.length === 0) return [];
+    return spawnIntoConfig(p.configPath, missing, { now: opts.now ?? Date.now, cwd: opts.cwd ?? process.cwd() });
+  }
   return withConfigLock(p.configPath, async () => {
     const config = JSON.parse(await readFile(p.configPath, 'utf8')) as Record<string, unknown>;
     const list = Array.isArray(config.members) ? (config.members as Record<string, unknown>[]) : [];
@@ -187,14 +259,27 @@ export function configMemberNames(config: Record<string, unknown> | undefined): 
 
 export type MemberEvent =
   | { kind: 'started'; member: string; seed: number; mode: ConsumeMode; pollMs: number }
-  | { kind: 'consumed'; member: string; messages: { from: string; text: string; timestamp: string }[] }
+  | { kind: 'consumed'; member: string; messages: { from: string; text: string; timestamp: string; provenance?: Provenance }[] }
   | { kind: 'work'; member: string; from: string; ms: number }
   | { kind: 'replied'; member: string; to: string; text: string; summary: string }
   | { kind: 'no-reply'; member: string; from: string }
   | { kind: 'idle'; member: string }
   | { kind: 'shutdown'; member: string; requestId: string }
   | { kind: 'error'; member: string; message: string }
-  | { kind: 'exit'; member: string; reason: MemberExit };
+  | { kind: 'exit'; member: string; reason: MemberExit }
+  // Current era only:
+  /** A forged entry: delivered marked verified="false", or dropped unseen when it is a frame. */
+  | { kind: 'unverified'; member: string; from: string; text: string; dropped: boolean }
+  /** Entries that failed Claude's schema, deleted from the inbox. */
+  | { kind: 'invalid'; member: string; count: number }
+  /** A user row for what just entered the member's context is in its transcript. */
+  | { kind: 'context'; member: string; transcript: string; from: string[] }
+  /** Gone from config.json (~0.8 s after an approved shutdown). */
+  | { kind: 'left'; member: string }
+  /** The lead's team: made, or reclaimed by a new lead process. */
+  | { kind: 'team'; member: string; team: string; dir: string; sessionId: string; pid: number; created: boolean }
+  /** The lead ended cleanly and deleted its team folder (rename to .deleted-<uuid>, rm -rf). */
+  | { kind: 'team-deleted'; member: string; team: string };
 
 export type MemberExit = 'shutdown' | 'stopped';
 
@@ -203,6 +288,8 @@ export interface RunMemberOptions {
   /** The team name or folder name. */
   team: string;
   name: string;
+  /** Default: the team's own era, read from its config. */
+  era?: SimEra;
   /** 'prune' (Claude 2.1.19x) removes read messages; 'flag' (2.1.8x) marks them read:true. */
   mode?: ConsumeMode;
   /** Poll interval; Claude uses 500 ms for in-process teammates and 1000 ms for tmux ones. */
@@ -221,6 +308,21 @@ export interface RunMemberOptions {
   now?: () => number;
   onEvent?: (e: MemberEvent) => void;
   signal?: AbortSignal;
+  // Current era only:
+  /** What this simulated Claude process wrote (shared with the lead when the member runs in its process). */
+  ledger?: Ledger;
+  /** Continue this transcript (`a<name>-<16 hex>`); default: the member's latest one, or a new one. */
+  agentId?: string;
+  /** The spawn prompt: the member's first turn, from team-lead, whose result is its first idle_notification. */
+  spawnPrompt?: { text: string; summary?: string };
+  /** Called as a turn starts and ends: a teammate's turn keeps the lead busy. */
+  onTurn?: (member: string, busy: boolean) => void;
+  /** The lead's prompt state, shared by a teammate running in its process (rows carry its promptId). */
+  prompt?: PromptState;
+  /** A lead in this process removes the member from config when it reads the approval; otherwise the member leaves by itself. */
+  leadRemovesMember?: boolean;
+  /** Without such a lead: approved shutdown to leaving config (default 800 ms). */
+  leaveDelayMs?: number;
 }
 
 export interface MemberHandle {
@@ -231,49 +333,41 @@ export interface MemberHandle {
   stop(): Promise<MemberExit>;
 }
 
-const DETAILS = [
-  '',
-  ' All tests pass.',
-  ' Notes are in the task file.',
-  ' Two edge cases left for review.',
-  ' Nothing else changed.',
-  ' Ready for the next step.',
-] as const;
-
-function firstWords(text: string, n: number): string {
-  const words = text.trim().split(/\s+/).filter(Boolean);
-  const head = words.slice(0, n).join(' ');
-  return words.length > n ? `${head}…` : head;
-}
-
-/** A plain text that parses as a JSON object with a string `type`: a protocol frame. */
-function frameOf(text: string): Record<string, unknown> | undefined {
-  const t = text.trim();
-  if (!t.startsWith('{')) return undefined;
-  try {
-    const v: unknown = JSON.parse(t);
-    if (v && typeof v === 'object' && !Array.isArray(v) && typeof (v as Record<string, unknown>).type === 'string') {
-      return v as Record<string, unknown>;
-    }
-  } catch {
-    // not JSON: an ordinary message
-  }
-  return undefined;
-}
-
 function memberConfigEntry(config: Record<string, unknown> | undefined, name: string): Record<string, unknown> | undefined {
   const list = Array.isArray(config?.members) ? (config.members as unknown[]) : [];
   return list.find((m): m is Record<string, unknown> => !!m && typeof m === 'object' && (m as Record<string, unknown>).name === name);
 }
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
 /**
- * Runs one member as Claude's inbox poller: between turns it takes its unread messages,
- * "works" on each, answers the user, then reports idle to the lead. A shutdown_request is
+ * Runs one member as Claude's inbox poller, in its team's era (or `opts.era`): current-era
+ * members are runTeammate's; legacy ones take their unread messages between turns, "work" on
+ * each, answer the user in user.json, then report idle to the lead. A shutdown_request is
  * approved and ends the member.
  */
 export function runMember(opts: RunMemberOptions): MemberHandle {
+  const seed = opts.seed ?? randomSeed();
+  const abort = new AbortController();
+  if (opts.signal) {
+    if (opts.signal.aborted) abort.abort();
+    else opts.signal.addEventListener('abort', () => abort.abort(), { once: true });
+  }
+  const done = (async (): Promise<MemberExit> => {
+    const era = opts.era ?? (await teamEra(opts.teamsDir, opts.team));
+    const run = era === 'current' ? runTeammate : runLegacyMember;
+    return run({ ...opts, seed, signal: abort.signal }).done;
+  })();
+  return {
+    name: opts.name,
+    seed,
+    done,
+    stop: () => {
+      abort.abort();
+      return done;
+    },
+  };
+}
+
+function runLegacyMember(opts: RunMemberOptions): MemberHandle {
   const seed = opts.seed ?? randomSeed();
   const rng: Rng = createRng(seed, opts.name);
   const mode = opts.mode ?? 'prune';
@@ -387,9 +481,8 @@ export function runMember(opts: RunMemberOptions): MemberHandle {
           emit({ kind: 'no-reply', member: opts.name, from: msg.from });
           continue;
         }
-        const head = firstWords(String(msg.text), 8);
-        const text = `Done: ${head}${/[.!?…]$/.test(head) ? '' : '.'}${detail}`;
-        const summary = `Done: ${firstWords(String(msg.text), 4)}`;
+        const text = answerText(String(msg.text), detail);
+        const summary = answerSummary(String(msg.text));
         if (!(await append(p.inbox(USER_NAME), envelope(text, summary)))) continue;
         emit({ kind: 'replied', member: opts.name, to: USER_NAME, text, summary });
       }
