@@ -122,12 +122,13 @@ export const test = base.extend<{ deck: Deck }>({
         await expect(page.getByTestId('app')).toHaveAttribute('data-phase', 'ready');
       },
       createTeam: async (team, list, opts) => {
-        await createTeam({ teamsDir, team, members: list, now: opts?.now, cwd: base });
+        // Legacy era on purpose: these specs expect answers in inboxes/user.json.
+        await createTeam({ teamsDir, team, era: 'legacy', members: list, now: opts?.now, cwd: base });
       },
       append: (team, owner, message) => claudeAppend(simTeamPaths(teamsDir, team).inbox(owner), message),
       inbox: (team, owner) => simTeamPaths(teamsDir, team).inbox(owner),
       member: (opts) => {
-        const h = runMember({ ...opts, teamsDir });
+        const h = runMember({ era: 'legacy', ...opts, teamsDir });
         members.push(h);
         return h;
       },
