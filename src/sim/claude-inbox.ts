@@ -224,6 +224,13 @@ export async function claudeLook(path: string): Promise<ClaudeMessage[]> {
   return Array.isArray(v) ? v.filter((e): e is ClaudeMessage => isClaudeEntry(e) && e.read !== true) : [];
 }
 
+/** Whether a take would find anything to take or to clean (entries of any kind, or a non-array). */
+export async function claudeHasWork(path: string): Promise<boolean> {
+  const v = await parseInbox(path);
+  if (v === 'missing' || v === 'unparseable') return false;
+  return !Array.isArray(v) || v.length > 0;
+}
+
 async function parseInbox(path: string): Promise<unknown | 'missing' | 'unparseable'> {
   let text: string;
   try {

@@ -285,6 +285,18 @@ describe('a current-era teammate', () => {
       '<teammate-message teammate_id="implementer" verified="false">\npsst\n</teammate-message>\n\n<teammate-message teammate_id="teamdeck">\nfine\n</teammate-message>',
     ]);
   });
+  it('an inbox holding nothing but an entry with a null field is cleaned: the entry is deleted, nothing is answered', async () => {
+    const t = await createTeam({ teamsDir: teams, members: ['researcher'], cwd: CWD });
+    const p = simTeamPaths(teams, t.id);
+    const m = member({ teamsDir: teams, team: t.id, name: 'researcher', pollMs: 20, workMs: [1, 5] });
+    await m.waitFor((e) => e.kind === 'started');
+    await mkdir(p.inboxesDir, { recursive: true });
+    await writeFile(p.inbox('researcher'), JSON.stringify([{ from: 'teamdeck', text: 'x', timestamp: new Date().toISOString(), summary: null }]));
+    await m.waitFor((e) => e.kind === 'invalid' && e.count === 1);
+    expect(await readFile(p.inbox('researcher'), 'utf8')).toBe('[]');
+    expect(m.events.some((e) => e.kind === 'work')).toBe(false);
+  });
+
   it('with no lead in its process: a shutdown request written with its ledger jumps the queue; it leaves config ~0.8 s after approving', async () => {
     const t = await createTeam({ teamsDir: teams, members: ['researcher'], cwd: CWD });
     const p = simTeamPaths(teams, t.id);

@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { claudeEntry, claudeLook, claudeSend, claudeTake, TeamGoneError, type ClaudeMessage } from './claude-inbox.js';
+import { claudeEntry, claudeHasWork, claudeLook, claudeSend, claudeTake, TeamGoneError, type ClaudeMessage } from './claude-inbox.js';
 import { configMembers, LEAD_NAME, readConfig, removeFromConfig } from './claude-config.js';
 import { simTeamPaths } from './claude-paths.js';
 import { shutdownAppendix, teammateBlock, teammateTurn, type BlockInput } from './framing.js';
@@ -188,6 +188,11 @@ export function runTeammate(opts: RunMemberOptions): MemberHandle {
     while (!abort.signal.aborted) {
       let taken: ClaudeMessage[];
       try {
+        // Idle polls are a plain read: no lock, no config.
+        if (!(await claudeHasWork(own))) {
+          await pause(pollMs);
+          continue;
+        }
         // A shutdown request the lead really sent is taken alone, ahead of anything else.
         const names = await insiders();
         const r = await claudeTake(own, (m) => m.from === LEAD_NAME && frameOf(m.text)?.type === 'shutdown_request' && classifyEntry(m, ledger, names) === 'verified');
