@@ -185,7 +185,7 @@ export async function startLead(opts: StartLeadOptions): Promise<SimLead> {
   const iso = () => new Date(now()).toISOString();
   const [workMin, workMax] = opts.workMs ?? [300, 2000];
 
-  const run = (name: string, spawnPrompt?: { text: string; summary?: string }, agentId?: string) => {
+  const run = (name: string, spawnPrompt?: { text: string; summary?: string; answer?: string }, agentId?: string) => {
     const h = runMember({
       era: 'current',
       teamsDir: opts.teamsDir,
@@ -355,7 +355,9 @@ export async function startLead(opts: StartLeadOptions): Promise<SimLead> {
         const calls = names.map((name, i) => {
           const s = list[i]!;
           const text = s.prompt === false ? undefined : s.prompt ?? DEFAULT_PROMPT(name);
-          return { name, text, description: s.description ?? `${name} joins the team`, agentId: newTeammateAgentId(name), id: toolUseId(), entry: entries.find((e) => e.name === name) };
+          // A teammate given the standing order just reports in; one given a task answers it.
+          const answer = s.prompt === undefined ? `${name}: ready for instructions.` : undefined;
+          return { name, text, answer, description: s.description ?? `${name} joins the team`, agentId: newTeammateAgentId(name), id: toolUseId(), entry: entries.find((e) => e.name === name) };
         });
         // One reply with an Agent call per teammate (a row per call), then each call's result.
         const rows = await transcript.assistant(
@@ -364,7 +366,7 @@ export async function startLead(opts: StartLeadOptions): Promise<SimLead> {
         for (const [i, c] of calls.entries()) {
           const info = spawnToolResult({ agentId: c.agentId, name: c.name, team, prompt: c.text ?? '', model: str(c.entry?.model) ?? DEFAULT_MODEL, color: str(c.entry?.color), cwd, sessionId });
           await transcript.toolResult(rows[i]!, textResult(c.id, spawnResult(c.agentId, c.name)), info);
-          run(c.name, c.text === undefined ? undefined : { text: c.text, summary: c.description }, c.agentId);
+          run(c.name, c.text === undefined ? undefined : { text: c.text, summary: c.description, answer: c.answer }, c.agentId);
         }
         await transcript.text(`Team is up: ${names.join(', ')}.`);
         return names;

@@ -314,7 +314,7 @@ export interface RunMemberOptions {
   /** Continue this transcript (`a<name>-<16 hex>`); default: the member's latest one, or a new one. */
   agentId?: string;
   /** The spawn prompt: the member's first turn, from team-lead, whose result is its first idle_notification. */
-  spawnPrompt?: { text: string; summary?: string };
+  spawnPrompt?: { text: string; summary?: string; /** The first turn's final text, instead of one made from the prompt. */ answer?: string };
   /** Called as a turn starts and ends: a teammate's turn keeps the lead busy. */
   onTurn?: (member: string, busy: boolean) => void;
   /** The lead's prompt state, shared by a teammate running in its process (rows carry its promptId). */

@@ -111,7 +111,7 @@ export function runTeammate(opts: RunMemberOptions): MemberHandle {
     };
 
     /** One turn: what entered the context is in the transcript first, then the answer, then the idle report. */
-    const turn = async (delivered: BlockInput[], work: string[], reminder?: string): Promise<boolean> => {
+    const turn = async (delivered: BlockInput[], work: string[], reminder?: string, ownWords?: string): Promise<boolean> => {
       opts.onTurn?.(opts.name, true);
       try {
         await transcript.recorded(teammateTurn(delivered));
@@ -124,7 +124,7 @@ export function runTeammate(opts: RunMemberOptions): MemberHandle {
         if (abort.signal.aborted) return false;
         const replies = rng.chance(replyProbability);
         const detail = rng.pick(DETAILS);
-        const lines = work.map((t, i) => answerText(t, i === work.length - 1 ? detail : ''));
+        const lines = ownWords !== undefined ? [ownWords] : work.map((t, i) => answerText(t, i === work.length - 1 ? detail : ''));
         const result = replies && lines.length > 0 ? lines.join('\n').slice(0, 4000) : undefined;
         if (result !== undefined) await transcript.text(result);
         // Mail already waiting at turn end: this report has no idleReason, the next one says "available".
@@ -176,7 +176,7 @@ export function runTeammate(opts: RunMemberOptions): MemberHandle {
       // The first turn: the Agent call's prompt, handed over in memory, recorded like inbox text.
       const others = [...(await insiders())].filter((n) => n !== LEAD_NAME && n !== opts.name);
       const reminder = others.length > 0 ? `<system-reminder>\nOther agents active in this session, addressable via SendMessage({to: name, message}): main, ${others.join(', ')}.\n</system-reminder>` : undefined;
-      if (!(await turn([{ from: LEAD_NAME, text: opts.spawnPrompt.text, summary: opts.spawnPrompt.summary }], [opts.spawnPrompt.text], reminder)) && !abort.signal.aborted) {
+      if (!(await turn([{ from: LEAD_NAME, text: opts.spawnPrompt.text, summary: opts.spawnPrompt.summary }], [opts.spawnPrompt.text], reminder, opts.spawnPrompt.answer)) && !abort.signal.aborted) {
         await transcript.flush();
         emit({ kind: 'exit', member: opts.name, reason: 'stopped' });
         return 'stopped';
