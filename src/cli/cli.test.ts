@@ -352,7 +352,7 @@ describe('long-running commands', () => {
   });
 
   it('sim runs a team that answers a send; thread shows it replied', async () => {
-    const s = start(['sim', '--json', '--team', 'gamma', '--members', 'a,b', '--poll-ms', '30', '--work-ms', '1,5', '--seed', '4']);
+    const s = start(['sim', '--json', '--era', 'legacy', '--team', 'gamma', '--members', 'a,b', '--poll-ms', '30', '--work-ms', '1,5', '--seed', '4']);
     const header = JSON.parse(await s.waitStdout((l) => l.includes('"simulating"'))) as Record<string, unknown>;
     expect(header).toMatchObject({ team: 'gamma', created: true, members: ['a', 'b'], mode: 'prune', seed: 4 });
     const sent = await run(['send', '--team', 'gamma', '--to', 'b', '--json', 'Write the changelog']);
@@ -374,8 +374,24 @@ describe('long-running commands', () => {
     expect(r.stderr).toContain('pass --teams-dir');
   });
 
-  it('demo seeds a team in which all three member states show', async () => {
+  it('demo (today\'s Claude) seeds a session team whose member states come from config and transcripts', async () => {
     const d = start(['demo', '--json', '--poll-ms', '50']);
+    const header = JSON.parse(await d.waitStdout((l) => l.includes('"session-'))) as Record<string, unknown>;
+    const team = header.team as string;
+    expect(team).toMatch(/^session-[0-9a-f]{8}$/);
+    const teamsJson = JSON.parse((await run(['teams', '--json'])).stdout) as Record<string, unknown>[];
+    expect(teamsJson.find((t) => t.id === team)).toMatchObject({ era: 'current', state: 'running', sendAs: 'teamdeck' });
+    const roster = JSON.parse((await run(['roster', '--team', team, '--json'])).stdout) as Record<string, unknown>[];
+    // The tester is gone from config (Claude removes a teammate that shut down); the others' times are in their transcripts.
+    expect(Object.fromEntries(roster.map((m) => [m.name, m.state]))).toMatchObject({ researcher: 'active', implementer: 'idle', tester: 'terminated' });
+    const refused = await run(['send', '--team', team, '--to', 'tester', 'are you there?']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/tester is no longer on the team/);
+    expect(await d.stop()).toBe(0);
+  });
+
+  it('demo --era legacy seeds a team in which all three member states show', async () => {
+    const d = start(['demo', '--json', '--era', 'legacy', '--poll-ms', '50']);
     const header = JSON.parse(await d.waitStdout((l) => l.includes('"demo"'))) as Record<string, unknown>;
     expect(header).toMatchObject({ teamsDir: teams, team: 'demo', created: true, members: ['researcher', 'implementer'], mode: 'flag' });
     const roster = JSON.parse((await run(['roster', '--team', 'demo', '--json'])).stdout) as Record<string, unknown>[];

@@ -9,7 +9,7 @@ import { readTeamConfig } from './claude/config.js';
 import { classifyEra, leadReadsInbox, senderFor } from './claude/era.js';
 import { InboxReader } from './claude/inbox-tail.js';
 import { DELETED_TEAM_FOLDER, ENDED_FOLDER_GONE, judgeLiveness } from './claude/lifecycle.js';
-import { isSafeSegment, teamDirName, teamPaths } from './claude/paths.js';
+import { inboxFileStem, isSafeSegment, teamDirName, teamPaths } from './claude/paths.js';
 import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude/team-reader.js';
 import type { Deliveries } from './delivery/deliveries.js';
 import { COMPACT_AFTER, Journal } from './delivery/journal.js';
@@ -242,7 +242,18 @@ export class TeamDirectory {
     this.checkLiveness(rt, false);
     this.watchTranscripts(rt);
     this.refreshMembers(rt);
+    // A member that left the config never reads again: what waits for it is judged now.
+    this.ctx.delivery.kickAll(rt);
     await this.rememberTeam(rt);
+  }
+
+  /** Current era: agents seen only in transcripts (a teammate gone from config) join the roster. */
+  addTranscriptAgents(rt: TeamRuntime, agents: Iterable<string>): boolean {
+    const known = new Set(rt.members.map((m) => m.name));
+    const fresh = [...agents].filter((a) => !known.has(a) && a !== '');
+    if (fresh.length === 0) return false;
+    rt.members = [...rt.members, ...fresh.map((name) => ({ name, inboxName: inboxFileStem(name), isLead: false, inConfig: false }))];
+    return true;
   }
 
   /** A current-era team whose lead's process is gone has ended, though Claude left its folder. */
@@ -335,7 +346,7 @@ export class TeamDirectory {
     return rt.members.map((m) => {
       const lastEventAt = rt.lastEvent.get(m.name);
       // A team that ended ended every member with it.
-      const terminated = !!rt.ended || rt.terminated.has(m.name);
+      const terminated = !!rt.ended || rt.goneReason(m.name) !== undefined;
       const e: RosterEntry = { ...m, state: memberState({ lastEventAt, terminated }, now, this.ctx.idleMs()) };
       if (lastEventAt !== undefined) e.lastEventAt = lastEventAt;
       return e;

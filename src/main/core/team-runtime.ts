@@ -54,6 +54,19 @@ export class TeamRuntime {
     return this.members.find((m) => m.isLead);
   }
 
+  /**
+   * Why a member can never read its inbox again, or undefined while it may: it approved a
+   * shutdown, or (current era) Claude removed it from config.json, which it does when a
+   * teammate shuts down, is killed, times out or fails to spawn.
+   */
+  goneReason(name: string): string | undefined {
+    if (this.terminated.has(name)) return `${name} has shut down (it approved a shutdown request)`;
+    if (this.era === 'current' && this.config && !this.config.members.some((m) => m.name === name)) {
+      return `${name} is no longer on the team (Claude removed it from config.json)`;
+    }
+    return undefined;
+  }
+
   summary(sendAs: string, leadReads: boolean): TeamSummary {
     const s: TeamSummary = {
       id: this.id,

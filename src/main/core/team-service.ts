@@ -104,7 +104,10 @@ export class TeamService implements TeamServiceApi {
       if (this.openInBackground) {
         await this.dir.listUnopened();
         // A team this pass fails to read is read again by the next rescan, or when it is asked for.
-        this.background = this.dir.scanTeams(true).catch(() => {});
+        this.background = this.dir
+          .scanTeams(true)
+          .then(() => pollTranscripts(this.dir))
+          .catch(() => {});
       } else {
         await this.dir.scanTeams(true);
         // Receipts and answers already in the transcripts (a one-shot command sees them too).

@@ -23,7 +23,8 @@ function exists(path: string): boolean {
 /** Why nobody can ever read a message to `to` on this team, or undefined while someone may. */
 export function neverReadable(rt: TeamRuntime, to: string): string | undefined {
   if (rt.ended) return `team ${rt.id} ended before it could be delivered (${rt.ended.reason})`;
-  if (rt.terminated.has(to)) return `${to} shut down before it could be delivered; nothing reads its inbox any more`;
+  const gone = rt.goneReason(to);
+  if (gone) return `${gone} before it could be delivered; nothing reads its inbox any more`;
   return undefined;
 }
 

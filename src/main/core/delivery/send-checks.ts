@@ -44,9 +44,8 @@ export function checkTarget(rt: TeamRuntime, teamsRoot: string, to: string): Mem
   // "team\u0000lead") must not reach team-lead's inbox by sanitizing into its stem.
   const member = inboxFileStem(to) === to ? findMember(rt, to) : rt.members.find((m) => m.name === to);
   if (!member) throw new SendRefusedError(`team ${rt.id} has no member ${JSON.stringify(to)}`);
-  if (rt.terminated.has(member.name)) {
-    throw new SendRefusedError(`${member.name} has shut down (it approved a shutdown request); nothing reads its inbox any more`);
-  }
+  const gone = rt.goneReason(member.name);
+  if (gone) throw new SendRefusedError(`${gone}; nothing reads its inbox any more`);
   let path: string;
   try {
     path = teamPaths(teamsRoot, rt.id).inbox(member.name);

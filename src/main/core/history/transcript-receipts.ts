@@ -7,7 +7,7 @@ import { senderFor } from '../claude/era.js';
 import { USER_INBOX } from '../claude/team-reader.js';
 import type { JournalRecord, ObservedState } from '../delivery/journal.js';
 import type { TeamDirectory } from '../team-directory.js';
-import { noteObserved } from './ingest.js';
+import { noteEvent, noteObserved } from './ingest.js';
 import { holdsTeammateBlock, type SendAttempt } from './transcript-watch.js';
 import { observedToThread } from './views.js';
 
@@ -24,6 +24,9 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     const ours = new Set([USER_INBOX, sendAs, ...[...rt.state.sent.values()].map((s) => s.from)]);
     const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
     for (const p of found.prompts) rt.transcribed.add(p.agent);
+    // Presence: what each agent last did; a teammate known only from its transcript is listed.
+    let rosterChanged = dir.addTranscriptAgents(rt, found.activity.keys());
+    for (const [agent, time] of found.activity) if (noteEvent(rt, agent, time)) rosterChanged = true;
     const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && holdsTeammateBlock(p.text, s.from, s.text)));
     if (seen.length) await ctx.delivery.markSeen(rt, seen.map((s) => s.id));
     const answers: Array<SendAttempt & { replyTo?: string[] }> = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
@@ -47,6 +50,7 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
       rt.state.records += records.length;
       ctx.delivery.announceAll(rt);
     }
+    if (rosterChanged) ctx.emit({ type: 'roster', team: rt.id, roster: dir.rosterOf(rt) });
     // Looked at again soon while a message waits to be seen or answered.
     const unanswered = [...rt.state.sent.values()].some((s) => s.seenAt !== undefined && !rt.repliedIds.has(s.id));
     if ((unseen.length > seen.length || unanswered) && !rt.ended) waiting = true;

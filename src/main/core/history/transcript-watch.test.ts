@@ -44,7 +44,10 @@ describe('TranscriptWatch on the captured team', () => {
     expect(found.turnAnswers).toHaveLength(3);
     for (const a of found.turnAnswers) expect(a.prompts.some((p) => p.includes('teammate_id="teamdeck"'))).toBe(true);
     // A second poll reads nothing new.
-    expect(await w.poll('team-lead', new Set(['teamdeck']))).toEqual({ prompts: [], sends: [], turnAnswers: [] });
+    expect(await w.poll('team-lead', new Set(['teamdeck']))).toEqual({ prompts: [], sends: [], turnAnswers: [], activity: new Map() });
+    // What each agent last did, for presence.
+    expect([...found.activity.keys()].sort()).toEqual(['researcher', 'team-lead', 'writer']);
+    expect(found.activity.get('researcher')).toBe(Date.parse('2026-12-01T11:21:56.654Z'));
   });
 
   it('ignores a subagent transcript that belongs to another team', async () => {

@@ -38,6 +38,8 @@ export interface TranscriptFindings {
    * tied to exactly the messages its turn had in context.
    */
   turnAnswers: TurnAnswer[];
+  /** The latest row time (ms) per agent: what it last did, for presence. */
+  activity: Map<string, number>;
 }
 
 export interface TurnAnswer extends SendAttempt {
@@ -234,7 +236,7 @@ export class TranscriptWatch {
    */
   async poll(leadName: string, ours: ReadonlySet<string> = new Set()): Promise<TranscriptFindings> {
     await this.discover(leadName);
-    const found: TranscriptFindings = { prompts: [], sends: [], turnAnswers: [] };
+    const found: TranscriptFindings = { prompts: [], sends: [], turnAnswers: [], activity: new Map() };
     for (const [path, t] of this.tails) {
       if (t.agent === undefined) {
         // A subagent whose meta named no member of this team: look again later.
@@ -244,6 +246,8 @@ export class TranscriptWatch {
       const agent = t.agent;
       for (const row of await t.tail.read()) {
         const timestamp = typeof row.timestamp === 'string' ? row.timestamp : new Date().toISOString();
+        const time = typeof row.timestamp === 'string' ? Date.parse(row.timestamp) : NaN;
+        if (Number.isFinite(time) && time > (found.activity.get(agent) ?? 0)) found.activity.set(agent, time);
         const text = promptText(row);
         if (text !== undefined) {
           found.prompts.push({ agent, text, timestamp });
