@@ -3,11 +3,12 @@
 // side"; it deliberately shares no code with the core's writer, so the two are checked against
 // each other rather than against themselves. claudeAppend/claudeConsume are the legacy era;
 // claudeEntry/claudeSend/claudeTake are Claude Code 2.1.332.
-import { access, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { inboxFileStem } from './claude-paths.js';
 import lockfile from 'proper-lockfile';
+import { exists } from './fs-exists.js';
 
 export interface ClaudeMessage {
   from: string;
@@ -117,14 +118,6 @@ export class TeamGoneError extends Error {
   }
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Claude 2.1.332's write (§5): only while config.json exists; inboxes/ made without recreating

@@ -7,7 +7,7 @@
 // reads its shutdown approval, and at a clean exit removes its sessions file and deletes the team
 // folder (rename to `.deleted-<uuid>`, then rm -rf). Killed, it leaves everything.
 import { randomUUID } from 'node:crypto';
-import { access, rename, rm } from 'node:fs/promises';
+import { rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -21,6 +21,7 @@ import { classifyEntry, Ledger } from './provenance.js';
 import { answerText, DETAILS, frameOf, str } from './replies.js';
 import { runMember, sessionIdFor, type MemberEvent, type MemberHandle } from './simulator.js';
 import { DEFAULT_MODEL, leadTranscript, newPromptState, newTeammateAgentId, textResult, toolUseId, type PromptState, type Transcript } from './transcript.js';
+import { exists } from './fs-exists.js';
 
 export interface StartLeadOptions {
   teamsDir: string;
@@ -112,14 +113,6 @@ export function spawnToolResult(o: { agentId: string; name: string; team: string
   };
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export async function startLead(opts: StartLeadOptions): Promise<SimLead> {
   const now = opts.now ?? Date.now;

@@ -2,11 +2,11 @@
 // this). Current era: a Claude Code 2.1.332 lead (this process) that makes or reclaims its
 // session team, spawns the teammates and deletes the team when it stops. Legacy: creates the
 // named team if needed and runs every member's poller until stopped.
-import { access } from 'node:fs/promises';
 import type { ConsumeMode } from './claude-inbox.js';
 import { claudeConfigDir, type SimEra } from './claude-paths.js';
 import { startLead, type SimLead } from './lead.js';
 import { randomSeed } from './prng.js';
+import { exists } from './fs-exists.js';
 import {
   LEAD_NAME,
   addMembers,
@@ -82,14 +82,6 @@ export interface Simulation {
   crash(): Promise<void>;
 }
 
-async function exists(p: string): Promise<boolean> {
-  try {
-    await access(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function resolveEra(opts: SimulationOptions): Promise<SimEra> {
   if (opts.team === undefined) {
