@@ -16,7 +16,7 @@ import { COMPACT_AFTER, Journal } from './delivery/journal.js';
 import { noteEvent, noteObserved } from './history/ingest.js';
 import { ingestInbox } from './history/inbox-ingest.js';
 import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMeta, type TeamMeta } from './history/team-meta.js';
-import { TranscriptWatch } from './history/transcript-watch.js';
+import { TranscriptWatch } from './claude/transcripts.js';
 import { memberState } from './presence.js';
 import { TeamRuntime } from './team-runtime.js';
 

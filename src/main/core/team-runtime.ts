@@ -5,7 +5,7 @@ import type { TeamConfig } from './claude/config.js';
 import type { Journal, FoldedState, ObservedState } from './delivery/journal.js';
 import type { TargetOutbox } from './delivery/outbox.js';
 import type { TeamMeta } from './history/team-meta.js';
-import type { TranscriptWatch } from './history/transcript-watch.js';
+import type { TranscriptWatch } from './claude/transcripts.js';
 
 interface InboxSeen {
   size: number;

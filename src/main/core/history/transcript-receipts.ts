@@ -8,7 +8,7 @@ import { USER_INBOX } from '../claude/team-reader.js';
 import type { JournalRecord, ObservedState } from '../delivery/journal.js';
 import type { TeamDirectory } from '../team-directory.js';
 import { noteEvent, noteObserved } from './ingest.js';
-import { holdsTeammateBlock, type SendAttempt } from './transcript-watch.js';
+import { holdsTeammateBlock, type SendAttempt } from '../claude/transcripts.js';
 import { observedToThread } from './views.js';
 
 /** Reads what was appended to the teams' transcripts: `seen` receipts and answers. */

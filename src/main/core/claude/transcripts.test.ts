@@ -4,7 +4,7 @@ import { appendFile, cp, mkdir, readFile, symlink, truncate, writeFile } from 'n
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT, useTempDirs } from '../../../../test/helpers/tmp.js';
-import { holdsTeammateBlock, JsonlTail, TranscriptWatch } from './transcript-watch.js';
+import { holdsTeammateBlock, JsonlTail, TranscriptWatch } from './transcripts.js';
 
 const CAPTURE = join(REPO_ROOT, 'test', 'fixtures', 'claude-2.1.332', 'team-lifecycle');
 const SESSION = 'cc4ff1d9-7874-413b-94e4-5b8d2fe0f369';

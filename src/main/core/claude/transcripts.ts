@@ -1,5 +1,5 @@
-// Current era: the members' transcripts are the only proof that a message reached a model
-// (format §13), and where a member's attempts to answer Teamdeck are written. Transcripts are
+// Current era (Claude Code 2.1.332): the members' transcripts are the only proof that a message
+// reached a model (format §13), and where a member's attempts to answer Teamdeck are written. They are
 // append-only JSON lines: each is tailed from its last offset (a torn last line waits for its
 // newline; a file that shrank was rewritten and is read again from the start).
 //   lead:                 <config>/projects/<slug>/<leadSessionId>.jsonl
