@@ -23,6 +23,8 @@ export interface TeamOptions {
   firstPrompt?: string;
   env?: Record<string, string>;
   sessionId?: string;
+  /** The lead's permission mode (LeadOptions.permissionMode): `bypass` by default. */
+  permissionMode?: 'bypass' | 'default';
 }
 
 export interface ConfigMember {
@@ -101,7 +103,7 @@ export async function startTeam(opts: TeamOptions = {}): Promise<Team> {
   const startedAt = Date.now();
   let lead: Lead;
   try {
-    lead = await startLead({ binary: binary.path, run, apiUrl: api.url, env: opts.env, sessionId: opts.sessionId });
+    lead = await startLead({ binary: binary.path, run, apiUrl: api.url, env: opts.env, sessionId: opts.sessionId, permissionMode: opts.permissionMode });
   } catch (e) {
     observer.stop();
     await api.close();

@@ -16,6 +16,12 @@ export interface LeadOptions {
   sessionId?: string;
   /** Added to (or overriding) the environment below, e.g. CLAUDE_CODE_ENABLE_TODO_TOOLS. */
   env?: Record<string, string>;
+  /**
+   * `bypass` (the default): `--dangerously-skip-permissions`, no permission dialogs for the lead
+   * or its teammates. `default`: `--permission-mode default` ("manual mode on"), so tool uses
+   * that need permission, the teammates' included, ask in the lead's terminal; no IS_SANDBOX.
+   */
+  permissionMode?: 'bypass' | 'default';
 }
 
 export interface Lead {
@@ -46,6 +52,10 @@ export interface Lead {
   exitStatus(): number | undefined;
   /** The screen and its scrollback, for failure reports. */
   capture(): string;
+  /** The visible screen only (cheap enough to poll, e.g. for a dialog). */
+  screen(): string;
+  /** Presses keys in the lead's pane, as tmux names them (`1`, `Enter`, `Escape`): e.g. answering a dialog. */
+  keys(...keys: string[]): void;
   /** Ends the lead if it still runs, kills the private tmux server last, removes the run folder. */
   cleanup(opts?: { keepRunDir?: boolean }): Promise<void>;
 }
@@ -120,7 +130,10 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   const teamName = `session-${sessionId.slice(0, 8)}`;
   const tmuxName = `teamdeck-${randomBytes(6).toString('hex')}`;
   const debugLog = join(run.run, 'lead-debug.log');
+  const manual = opts.permissionMode === 'default';
   const env = leadEnv(run, opts.apiUrl, opts.env);
+  // Only skip-permissions needs it as root; without it a manual-mode lead runs as it would for a user.
+  if (manual && !opts.env?.IS_SANDBOX) delete env.IS_SANDBOX;
   const conf = join(run.run, 'tmux.conf');
   // The dead pane stays, so its last screen can be read; TERM as the lead's env says.
   writeFileSync(conf, 'set -g remain-on-exit on\nset -g default-terminal xterm-256color\nset -g history-limit 5000\n');
@@ -133,7 +146,10 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
     return r.stdout;
   };
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const claudeArgs = ['--session-id', sessionId, '--dangerously-skip-permissions', '--teammate-mode', 'in-process', '--debug-file', debugLog];
+  const permissionArgs = manual ? ['--permission-mode', 'default'] : ['--dangerously-skip-permissions'];
+  /** The footer that says the TUI is ready, by permission mode. */
+  const readyMarker = manual ? 'manual mode on' : 'bypass permissions on';
+  const claudeArgs = ['--session-id', sessionId, ...permissionArgs, '--teammate-mode', 'in-process', '--debug-file', debugLog];
   // A shell in the pane runs the lead and writes down how it ended.
   const exitFile = join(run.run, 'lead.exit');
   const wrapper = `"$0" "$@"; echo $? > '${exitFile.replace(/'/g, `'\\''`)}'`;
@@ -209,6 +225,8 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
       return text ? Number(text) : undefined;
     },
     capture,
+    screen,
+    keys: (...keys) => void tmux(['send-keys', '-t', 'lead', ...keys]),
     cleanup: async ({ keepRunDir = false } = {}) => {
       try {
         if (alive()) {
@@ -226,7 +244,7 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   };
 
   try {
-    await waitFor(() => !procAlive(pid) || screen().includes('bypass permissions on'), { what: 'the lead TUI to be ready', timeoutMs: 20_000, intervalMs: 50 });
+    await waitFor(() => !procAlive(pid) || screen().includes(readyMarker), { what: 'the lead TUI to be ready', timeoutMs: 20_000, intervalMs: 50 });
     if (!procAlive(pid)) throw new Error(`the lead exited at start (status ${lead.exitStatus()}):\n${capture()}`);
     const config = join(run.teamsDir, teamName, 'config.json');
     await waitFor(() => existsSync(config) && JSON.parse(readFileSync(config, 'utf8')), { what: `${teamName}/config.json`, timeoutMs: 10_000 });
