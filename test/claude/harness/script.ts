@@ -97,7 +97,7 @@ export interface DirectiveOptions {
   fallback?: (req: ApiRequest) => ReplyBlock[];
 }
 
-const DIRECTIVE = /\[\[(SPAWN|BASH|SEND|SHUTDOWN|SAY):([^\]]*)\]\]/g;
+const DIRECTIVE = /\[\[(SPAWN|BASH|SEND|SHUTDOWN|SAY|TASK|TASKUPDATE):([^\]]*)\]\]/g;
 
 /**
  * A script driven by tokens in what the agent newly sees, so tests steer any agent by what
@@ -106,7 +106,10 @@ const DIRECTIVE = /\[\[(SPAWN|BASH|SEND|SHUTDOWN|SAY):([^\]]*)\]\]/g;
  * - `[[BASH:command]]`: Bash call;
  * - `[[SEND:to:message]]`: SendMessage to `to`;
  * - `[[SHUTDOWN:name]]`: SendMessage with a shutdown_request to `name`;
- * - `[[SAY:text]]`: a text block.
+ * - `[[SAY:text]]`: a text block;
+ * - `[[TASK:subject|description]]`: TaskCreate (description defaults to the subject; the task
+ *   tools need CLAUDE_CODE_ENABLE_TODO_TOOLS=1);
+ * - `[[TASKUPDATE:id:status:owner]]`: TaskUpdate of task `id`; an empty status or owner is left out.
  * A shutdown_request frame in the new content is approved (SendMessage shutdown_response).
  * All directives of one request go into one reply, in order; a reply without tool calls ends
  * the turn.
@@ -129,6 +132,12 @@ export function directiveScript(opts: DirectiveOptions = {}): Script {
         out.push(tool('SendMessage', { to: arg, message: { type: 'shutdown_request', reason: 'the test is done with you' } }));
       } else if (kind === 'SAY') {
         out.push(text(arg));
+      } else if (kind === 'TASK') {
+        const [subject = '', description] = arg.split('|');
+        out.push(tool('TaskCreate', { subject, description: description ?? subject }));
+      } else if (kind === 'TASKUPDATE') {
+        const [taskId = '', status, owner] = arg.split(':');
+        out.push(tool('TaskUpdate', { taskId, ...(status ? { status } : {}), ...(owner ? { owner } : {}) }));
       }
     }
     for (const m of req.newText.matchAll(/"type":\s*"shutdown_request"[^}]*?"requestId":\s*"([^"]+)"|"requestId":\s*"([^"]+)"[^}]*?"type":\s*"shutdown_request"/g)) {
