@@ -162,3 +162,90 @@ export interface ThreadMessage extends TeamMessage {
   /** A member's answer: where it was found. */
   source?: AnswerSource;
 }
+
+// ---------------------------------------------------------------------------------------------
+// What each member is doing, its transcript as a timeline, the team's tasks, and what the team
+// needs from the human (current era: from Claude's sessions, transcripts and tasks folders).
+
+/** What a member is doing now, in one word; the presence dot keeps its own three states. */
+export type ActivityKind = 'working' | 'waiting' | 'idle' | 'shut-down' | 'unknown';
+
+export interface MemberActivity {
+  member: string;
+  kind: ActivityKind;
+  /** When the member entered this state (ms), e.g. the tool call's start or the turn's end. */
+  since?: number;
+  /** The tool in flight while working: its name and a one-line summary of its input. */
+  tool?: { name: string; summary: string; since: number };
+  /** While waiting: what for, in words ("a permission answer in the lead's terminal"). */
+  waitingFor?: string;
+  /** The last text the member wrote (trimmed to a line). */
+  lastText?: string;
+  /** When its last turn ended (ms). */
+  lastTurnEndAt?: number;
+  /** Where the facts came from: `session` (the lead's sessions file), `transcript`, `config`. */
+  sources: Array<'session' | 'transcript' | 'config'>;
+}
+
+export type TimelineKind = 'received' | 'prompt' | 'text' | 'tool-call' | 'tool-result';
+
+/** One readable step of a member's transcript. */
+export interface TimelineItem {
+  /** Stable within the transcript (row uuid + block index). */
+  id: string;
+  kind: TimelineKind;
+  /** ms since the epoch; 0 when the row had none. */
+  at: number;
+  /** The text, the tool input summarized, or the result (bounded; the UI collapses results). */
+  text: string;
+  /** tool-call and tool-result: the tool's name. */
+  tool?: string;
+  /** received: who sent it (teammate_id of the block). */
+  from?: string;
+  /** tool-result: the tool reported an error. */
+  isError?: boolean;
+}
+
+export type TaskStatus = 'pending' | 'in_progress' | 'completed';
+
+export interface TaskItem {
+  id: string;
+  subject: string;
+  description?: string;
+  activeForm?: string;
+  owner?: string;
+  status: TaskStatus;
+  blocks: string[];
+  blockedBy: string[];
+}
+
+export interface TaskBoard {
+  team: string;
+  /** The task list's folder name under `~/.claude/tasks/`. */
+  list: string;
+  /** False when the folder does not exist (yet). */
+  exists: boolean;
+  tasks: TaskItem[];
+  /** Task files that do not parse, each with its name; the others still show. */
+  problems: TeamProblem[];
+}
+
+export type NeedKind = 'permission' | 'plan-approval' | 'stuck-queued' | 'stuck-taken' | 'idle-with-mail' | 'orphan-inbox';
+
+/** Something the team waits on the human for. Clears itself when resolved. */
+export interface NeedItem {
+  /** Stable while the need lasts (kind + team + subject). */
+  id: string;
+  kind: NeedKind;
+  team: string;
+  member?: string;
+  /** One line: what is needed ("researcher waits for a permission answer: Bash npm test"). */
+  title: string;
+  detail?: string;
+  /** Since when it has waited (ms). */
+  since: number;
+  /** stuck-*: the sent message concerned. */
+  messageId?: string;
+  /** orphan-inbox: the inbox stem that no member reads, and how many messages sit in it. */
+  orphan?: { inbox: string; messages: number };
+}

@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { constants, open } from 'node:fs/promises';
 
 /**
  * readFile, in as few reads as the file allows. readFile reads in 512 KiB chunks and each
@@ -19,6 +19,48 @@ export async function readWhole(path: string): Promise<Buffer> {
       const { bytesRead } = await fh.read(buf, length, buf.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
+    }
+    return buf.subarray(0, length);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** A file that must not be read: a link, not a regular file, or larger than the bound. */
+export class UnreadableFileError extends Error {
+  constructor(
+    readonly why: 'link' | 'not-file' | 'too-big',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UnreadableFileError';
+  }
+}
+
+/**
+ * A small file of another program's (a sessions or task file): never through a symbolic link
+ * (O_NOFOLLOW, so a link swapped in after an lstat is refused too), a regular file only, and at
+ * most `max` bytes (a file that grows past it while read is refused, not cut).
+ */
+export async function readBounded(path: string, max: number): Promise<Buffer> {
+  let fh;
+  try {
+    fh = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new UnreadableFileError('link', 'is a symbolic link; not followed');
+    throw e;
+  }
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new UnreadableFileError('not-file', 'is not a file');
+    if (st.size > max) throw new UnreadableFileError('too-big', `is ${st.size} bytes; at most ${max} are read`);
+    const buf = Buffer.allocUnsafe(max + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, length, buf.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > max) throw new UnreadableFileError('too-big', `grew past ${max} bytes while read`);
     }
     return buf.subarray(0, length);
   } finally {

@@ -44,7 +44,9 @@ describe('TranscriptWatch on the captured team', () => {
     expect(found.turnAnswers).toHaveLength(3);
     for (const a of found.turnAnswers) expect(a.prompts.some((p) => p.includes('teammate_id="teamdeck"'))).toBe(true);
     // A second poll reads nothing new.
-    expect(await w.poll('team-lead', new Set(['teamdeck']))).toEqual({ prompts: [], sends: [], turnAnswers: [], activity: new Map() });
+    expect(await w.poll('team-lead', new Set(['teamdeck']))).toEqual({ prompts: [], sends: [], turnAnswers: [], activity: new Map(), rows: [] });
+    // Every row of the first read was history (the files were there before), none was news.
+    expect(found.rows.map((r) => [r.agent, r.live]).sort()).toEqual([['researcher', false], ['team-lead', false], ['writer', false]]);
     // What each agent last did, for presence.
     expect([...found.activity.keys()].sort()).toEqual(['researcher', 'team-lead', 'writer']);
     expect(found.activity.get('researcher')).toBe(Date.parse('2026-12-01T11:21:56.654Z'));

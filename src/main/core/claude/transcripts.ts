@@ -40,6 +40,11 @@ export interface TranscriptFindings {
   turnAnswers: TurnAnswer[];
   /** The latest row time (ms) per agent: what it last did, for presence. */
   activity: Map<string, number>;
+  /**
+   * Every row read, per transcript. `live`: the read began where the file had ended at the
+   * previous read, so these rows are news; otherwise they are history being caught up on.
+   */
+  rows: Array<{ agent: string; rows: Record<string, unknown>[]; live: boolean }>;
 }
 
 export interface TurnAnswer extends SendAttempt {
@@ -65,6 +70,9 @@ export class JsonlTail {
   private offset = 0;
   private partial = Buffer.alloc(0);
   private ino: number | undefined;
+  private atEnd = false;
+  /** The last read began at the end of the file as the read before it left it. */
+  wasLive = false;
 
   constructor(readonly path: string) {}
 
@@ -82,9 +90,14 @@ export class JsonlTail {
       // Rewritten or truncated: read once more from the start.
       this.offset = 0;
       this.partial = Buffer.alloc(0);
+      this.atEnd = false;
     }
     this.ino = st.ino;
-    if (st.size <= this.offset) return [];
+    this.wasLive = this.atEnd;
+    if (st.size <= this.offset) {
+      this.atEnd = true;
+      return [];
+    }
     const length = Math.min(st.size - this.offset, MAX_READ_PER_POLL);
     const buf = Buffer.alloc(length);
     const fh = await open(this.path, 'r');
@@ -95,6 +108,7 @@ export class JsonlTail {
       await fh.close();
     }
     this.offset += n;
+    this.atEnd = this.offset >= st.size;
     const data = this.partial.length ? Buffer.concat([this.partial, buf.subarray(0, n)]) : buf.subarray(0, n);
     const lastNl = data.lastIndexOf(0x0a);
     this.partial = Buffer.from(lastNl < 0 ? data : data.subarray(lastNl + 1));
@@ -173,6 +187,28 @@ export class TranscriptWatch {
     private readonly teamName: string,
   ) {}
 
+  /** Looks for transcripts (new teammates' too) and names each agent's file. */
+  async find(leadName: string): Promise<Map<string, string>> {
+    await this.discover(leadName);
+    for (const [path, t] of this.tails) {
+      if (t.agent === undefined) t.agent = await this.subagentName(path, SUBAGENT_FILE.exec(path.split('/').pop() ?? '')?.[1] ?? '');
+    }
+    return this.files();
+  }
+
+  /** The transcript file of each agent found so far (the lead's and its in-process teammates'). */
+  files(): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const [path, t] of this.tails) if (t.agent !== undefined && !out.has(t.agent)) out.set(t.agent, path);
+    return out;
+  }
+
+  /** The folders new rows appear in, once found: the project folder and the subagents folder. */
+  folders(): string[] {
+    if (!this.projectDir) return [];
+    return [this.projectDir, join(this.projectDir, this.leadSessionId, 'subagents')];
+  }
+
   /** The project folder holding `<leadSessionId>.jsonl`, found once. */
   private async findProjectDir(): Promise<string | undefined> {
     if (this.projectDir) return this.projectDir;
@@ -236,7 +272,7 @@ export class TranscriptWatch {
    */
   async poll(leadName: string, ours: ReadonlySet<string> = new Set()): Promise<TranscriptFindings> {
     await this.discover(leadName);
-    const found: TranscriptFindings = { prompts: [], sends: [], turnAnswers: [], activity: new Map() };
+    const found: TranscriptFindings = { prompts: [], sends: [], turnAnswers: [], activity: new Map(), rows: [] };
     for (const [path, t] of this.tails) {
       if (t.agent === undefined) {
         // A subagent whose meta named no member of this team: look again later.
@@ -244,7 +280,9 @@ export class TranscriptWatch {
         if (t.agent === undefined) continue;
       }
       const agent = t.agent;
-      for (const row of await t.tail.read()) {
+      const rows = await t.tail.read();
+      if (rows.length) found.rows.push({ agent, rows, live: t.tail.wasLive });
+      for (const row of rows) {
         const timestamp = typeof row.timestamp === 'string' ? row.timestamp : new Date().toISOString();
         const time = typeof row.timestamp === 'string' ? Date.parse(row.timestamp) : NaN;
         if (Number.isFinite(time) && time > (found.activity.get(agent) ?? 0)) found.activity.set(agent, time);
