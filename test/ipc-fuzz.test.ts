@@ -40,7 +40,7 @@ const WS_RUNS = Math.max(1, Math.round(RUNS / 10));
 const TEAM = 'Fuzz Team';
 const TEAM_ID = teamDirName(TEAM);
 const MEMBERS = ['researcher', 'implementer'];
-const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings']);
+const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds']);
 const ALLOWED = new Set(['invalid', 'refused', 'not_found']);
 
 // ------------------------------------------------------------------------------------ payloads
@@ -202,7 +202,7 @@ function randomValue(depth = 0): unknown {
       return Array.from({ length: int(2_000) }, () => int(10));
     case 9:
     case 10:
-      return Object.fromEntries(Array.from({ length: int(6) }, () => [pick(['team', 'to', 'text', 'summary', 'teamsDir', 'idleMinutes', 'notifications', 'senderName', 'from', 'id', 'x', randomString().slice(0, 40)]), randomValue(depth + 1)]));
+      return Object.fromEntries(Array.from({ length: int(6) }, () => [pick(['team', 'to', 'text', 'summary', 'teamsDir', 'idleMinutes', 'notifications', 'needsNotifications', 'senderName', 'limit', 'from', 'id', 'x', randomString().slice(0, 40)]), randomValue(depth + 1)]));
     case 11:
       return pollutingObject({ team: TEAM_ID, to: MEMBERS[0], text: 'hi' });
     case 12:
@@ -229,16 +229,21 @@ function validArgs(name: CallName): unknown[] {
     case 'getSnapshot':
     case 'getSettings':
     case 'startDemo':
+    case 'getNeeds':
       return [];
     case 'getRoster':
     case 'getFeed':
+    case 'getActivity':
+    case 'getTasks':
       return [pick([TEAM_ID, TEAM])];
     case 'getThread':
       return [TEAM_ID, pick(MEMBERS)];
+    case 'getTimeline':
+      return chance(0.5) ? [TEAM_ID, pick(['team-lead', ...MEMBERS])] : [TEAM_ID, pick(MEMBERS), pick([1, 50, 2_000, 10_000])];
     case 'send':
       return [{ team: TEAM_ID, to: pick(MEMBERS), text: 'please look at auth.ts', summary: 'auth' }];
     case 'setSettings':
-      return [pick([{ idleMinutes: 10 }, { teamsDir: '/tmp/elsewhere' }, { notifications: false }, { senderName: 'ops-desk' }, { senderName: pick(['user', 'Team-Lead', 'SYSTEM', 'a b', '', 'x'.repeat(65)]) }, {}])];
+      return [pick([{ idleMinutes: 10 }, { teamsDir: '/tmp/elsewhere' }, { notifications: false }, { needsNotifications: false }, { senderName: 'ops-desk' }, { senderName: pick(['user', 'Team-Lead', 'SYSTEM', 'a b', '', 'x'.repeat(65)]) }, {}])];
     case 'openExternal':
       return ['https://example.com/docs'];
   }
@@ -330,9 +335,17 @@ function validShaped(name: CallName): unknown[] {
   switch (name) {
     case 'getRoster':
     case 'getFeed':
+    case 'getActivity':
+    case 'getTasks':
       return [team()];
     case 'getThread':
       return [team(), chance(0.2) ? pick(MEMBERS) : nameish()];
+    case 'getTimeline': {
+      const args: unknown[] = [team(), chance(0.2) ? pick(MEMBERS) : nameish()];
+      // In range, at the edges, and now and then out of it (then invalid, which is fine too).
+      if (chance(0.7)) args.push(pick([1, 2, 9_999, 10_000, 10_001, 0, -1, 1.5, int(20_000)]));
+      return args;
+    }
     case 'send': {
       const req: Record<string, unknown> = { team: team(), to: chance(0.2) ? pick(['team-lead', ...MEMBERS]) : nameish(), text: chance(0.5) ? pick(TEXTS) : nameish() };
       if (chance(0.3)) req.summary = pick(['', 's', 'x'.repeat(1000), '<b>x</b>']);
@@ -611,7 +624,7 @@ describe(`IPC fuzz (seed ${SEED})`, () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     await sleep(300); // anything a call had scheduled has run by now
     expect(Object.fromEntries(await filesNow())).toEqual(Object.fromEntries(before));
-    expect(settings.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: true, senderName: 'teamdeck' });
+    expect(settings.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: true, senderName: 'teamdeck', needsNotifications: true });
     // Still serving: reads answer, and a valid send is delivered.
     const roster = await handlers.dispatch('getRoster', [TEAM_ID]);
     expect(roster.ok && (roster.value as { name: string }[]).map((m) => m.name).sort()).toEqual(['implementer', 'researcher', 'team-lead']);

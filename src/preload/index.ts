@@ -18,6 +18,10 @@ const api = {
   setSettings: (patch: Parameters<TeamdeckCalls['setSettings']>[0]) => call('setSettings', patch),
   startDemo: () => call('startDemo'),
   openExternal: (url: string) => call('openExternal', url),
+  getActivity: (team: string) => call('getActivity', team),
+  getTimeline: (team: string, member: string, limit?: number) => call('getTimeline', team, member, limit),
+  getTasks: (team: string) => call('getTasks', team),
+  getNeeds: () => call('getNeeds'),
   onEvent: (listener: (event: AppEvent) => void): (() => void) => {
     // The IPC event object (sender, ports) never reaches the page: only the payload does.
     const handler = (_e: IpcRendererEvent, event: AppEvent) => listener(event);

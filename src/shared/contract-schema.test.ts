@@ -75,6 +75,25 @@ describe('validateCall', () => {
     bad('setSettings', [null]);
   });
 
+  it('the activity, timeline, tasks and needs calls take names and a bounded integer limit', () => {
+    expect(validateCall('getActivity', ['team'])).toMatchObject({ ok: true });
+    expect(validateCall('getTasks', ['team'])).toMatchObject({ ok: true });
+    expect(validateCall('getNeeds', [])).toMatchObject({ ok: true });
+    expect(validateCall('getTimeline', ['team', 'researcher'])).toMatchObject({ ok: true });
+    expect(validateCall('getTimeline', ['team', 'researcher', 1])).toMatchObject({ ok: true, args: ['team', 'researcher', 1] });
+    expect(validateCall('getTimeline', ['team', 'researcher', 10_000])).toMatchObject({ ok: true });
+    for (const limit of [0, 10_001, 2.5, -1, '5', null, NaN, Infinity]) bad('getTimeline', ['team', 'researcher', limit]);
+    expect(bad('getTimeline', ['team', 'researcher', 0])?.message).toMatch(/^getTimeline: argument 3: /);
+    bad('getTimeline', ['team']);
+    bad('getTimeline', ['team', 'researcher', 5, 6]);
+    bad('getActivity', []);
+    bad('getActivity', ['team', 'x']);
+    bad('getTasks', ['']);
+    bad('getNeeds', ['team']);
+    bad('setSettings', [{ needsNotifications: 'yes' }]);
+    expect(validateCall('setSettings', [{ needsNotifications: false }])).toMatchObject({ ok: true });
+  });
+
   it('openExternal takes http(s) URLs only', () => {
     for (const url of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,x', 'teamdeck://x', 'ftp://x', '//evil.example', 'https://user:pw@example.com', 'not a url', 'https://' + 'a'.repeat(2100)]) {
       expect(validateCall('openExternal', [url]).ok, url).toBe(false);

@@ -11,6 +11,8 @@ export const MAX_SUMMARY_LENGTH = 1_000;
 export const MAX_PATH_LENGTH = 4_096;
 export const MAX_URL_LENGTH = 2_048;
 export const IDLE_MINUTES_RANGE = { min: 1, max: 1_440 } as const;
+/** getTimeline: how many of a member's latest transcript items one call may ask for. */
+export const TIMELINE_LIMIT_RANGE = { min: 1, max: 10_000 } as const;
 
 
 const utf8 = new TextEncoder();
@@ -45,6 +47,7 @@ export const settingsPatchSchema = z.strictObject({
     .optional(),
   idleMinutes: z.number().int().min(IDLE_MINUTES_RANGE.min).max(IDLE_MINUTES_RANGE.max).optional(),
   notifications: z.boolean().optional(),
+  needsNotifications: z.boolean().optional(),
   senderName: z
     .string()
     .max(MAX_SENDER_NAME, { abort: true })
@@ -53,6 +56,8 @@ export const settingsPatchSchema = z.strictObject({
     .refine((s) => senderNameIssue(s) === undefined, 'may only use letters, digits, "_" and "-"')
     .optional(),
 });
+
+export const timelineLimitSchema = z.number().int().min(TIMELINE_LIMIT_RANGE.min).max(TIMELINE_LIMIT_RANGE.max);
 
 export const externalUrlSchema = z
   .string()
@@ -82,6 +87,10 @@ export const callArgsSchemas = {
   setSettings: z.tuple([settingsPatchSchema]),
   startDemo: z.tuple([]),
   openExternal: z.tuple([externalUrlSchema]),
+  getActivity: z.tuple([nameSchema]),
+  getTimeline: z.tuple([nameSchema, nameSchema, timelineLimitSchema.optional()]),
+  getTasks: z.tuple([nameSchema]),
+  getNeeds: z.tuple([]),
 } as const satisfies Record<CallName, z.ZodType>;
 
 export type CallArgs<N extends CallName> = Parameters<TeamdeckCalls[N]>;

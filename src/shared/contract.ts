@@ -2,6 +2,10 @@
 // Every call the renderer may make and every event main pushes is declared here, once.
 import type {
   DeliveryStatus,
+  MemberActivity,
+  NeedItem,
+  TaskBoard,
+  TimelineItem,
   RosterEntry,
   SendRequest,
   SendResult,
@@ -30,6 +34,8 @@ export interface Settings {
    * (`user`, `team-lead`, `system`, any case) are refused: Claude rates them forged.
    */
   senderName: string;
+  /** Desktop notifications for new items in the needs-you queue. */
+  needsNotifications: boolean;
 }
 
 export interface Snapshot {
@@ -58,7 +64,11 @@ export type AppEvent =
   | { type: 'delivery'; team: string; id: string; to: string; status: DeliveryStatus; reason?: string }
   | { type: 'roster'; team: string; roster: RosterEntry[] }
   | { type: 'problem'; problem: TeamProblem }
-  | { type: 'queued-count'; count: number };
+  | { type: 'queued-count'; count: number }
+  | { type: 'activity'; team: string; activity: MemberActivity[] }
+  | { type: 'timeline'; team: string; member: string; items: TimelineItem[] }
+  | { type: 'tasks'; team: string; board: TaskBoard }
+  | { type: 'needs'; needs: NeedItem[] };
 
 /** Every call the renderer may make. Arguments are validated by the host before any handler runs. */
 export interface TeamdeckCalls {
@@ -72,6 +82,13 @@ export interface TeamdeckCalls {
   startDemo(): Promise<Result<{ teamsRoot: string; team: string }>>;
   /** Opens an http(s) link in the system browser; never inside the app. */
   openExternal(url: string): Promise<Result<null>>;
+  /** What every member of the team is doing now. */
+  getActivity(team: string): Promise<Result<MemberActivity[]>>;
+  /** A member's transcript as a timeline, oldest first (at most `limit` latest items; default 2,000). Later items arrive as `timeline` events. */
+  getTimeline(team: string, member: string, limit?: number): Promise<Result<TimelineItem[]>>;
+  getTasks(team: string): Promise<Result<TaskBoard>>;
+  /** What the teams need from the human, across all teams, newest first. */
+  getNeeds(): Promise<Result<NeedItem[]>>;
 }
 
 export type CallName = keyof TeamdeckCalls;
@@ -86,6 +103,10 @@ export const CALL_NAMES = [
   'setSettings',
   'startDemo',
   'openExternal',
+  'getActivity',
+  'getTimeline',
+  'getTasks',
+  'getNeeds',
 ] as const satisfies readonly CallName[];
 
 /** What the renderer receives: the calls plus one subscription that returns its unsubscribe. */

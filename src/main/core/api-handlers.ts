@@ -273,6 +273,10 @@ export class ApiHandlers {
           })));
         return { teamsRoot: demo.teamsRoot, team: demo.team };
       }),
+      getActivity: guard('getActivity', (team: string) => this.service.activity(team)),
+      getTimeline: guard('getTimeline', (team: string, member: string, limit?: number) => this.service.timeline(team, member, limit)),
+      getTasks: guard('getTasks', (team: string) => this.service.tasks(team)),
+      getNeeds: guard('getNeeds', () => this.service.needs()),
       openExternal: guard('openExternal', async (url: string) => {
         if (!this.opts.openExternal) throw new RefusedError('this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.

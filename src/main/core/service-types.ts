@@ -1,7 +1,7 @@
 // The facade every shell (Electron main, the CLI, the browser host) uses. Implemented by
 // TeamService in team-service.ts.
 import type { AppEvent } from '../../shared/contract.js';
-import type { RosterEntry, SendRequest, SendResult, TeamProblem, TeamSummary, ThreadMessage } from '../../shared/types.js';
+import type { MemberActivity, NeedItem, RosterEntry, SendRequest, SendResult, TaskBoard, TeamProblem, TeamSummary, ThreadMessage, TimelineItem } from '../../shared/types.js';
 
 export interface TeamServiceOptions {
   teamsRoot: string;
@@ -58,6 +58,14 @@ export interface TeamServiceApi {
   thread(team: string, member: string): Promise<ThreadMessage[]>;
   /** Every message of the team, oldest first. */
   feed(team: string): Promise<ThreadMessage[]>;
+  /** What every member of the team is doing now, in roster order. */
+  activity(team: string): Promise<MemberActivity[]>;
+  /** A member's transcript as a timeline, oldest first: the latest `limit` items (default 2,000). */
+  timeline(team: string, member: string, limit?: number): Promise<TimelineItem[]>;
+  /** The team's task list (`<config>/tasks/<list>/`), with a problem per file that does not parse. */
+  tasks(team: string): Promise<TaskBoard>;
+  /** What the teams need from the human, across all teams, newest first. */
+  needs(): Promise<NeedItem[]>;
   /** Throws SendRefusedError for bad input; otherwise the message is durable and `accepted` or `queued`. */
   send(req: SendRequest): Promise<SendResult>;
   /** Re-reads every team now (also happens on watcher events). */

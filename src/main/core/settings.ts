@@ -9,7 +9,7 @@ import { DEFAULT_SENDER_NAME, senderNameProblem } from './claude/era.js';
 
 export const SETTINGS_FILE = 'settings.json';
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME });
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME, needsNotifications: true });
 
 // A field that is missing or wrong falls back to its default instead of losing the whole file;
 // unknown fields (a newer version's) are kept and written back untouched.
@@ -23,6 +23,7 @@ const fileSchema = z.looseObject({
     .catch(DEFAULT_SETTINGS.idleMinutes)
     .default(DEFAULT_SETTINGS.idleMinutes),
   notifications: z.boolean().catch(DEFAULT_SETTINGS.notifications).default(DEFAULT_SETTINGS.notifications),
+  needsNotifications: z.boolean().catch(DEFAULT_SETTINGS.needsNotifications).default(DEFAULT_SETTINGS.needsNotifications),
   // A reserved or malformed name in the file (edited by hand) falls back to the default.
   senderName: z
     .string()
@@ -48,8 +49,8 @@ export function parseSettings(text: string | undefined): SettingsLoad & { extra:
   }
   const r = fileSchema.safeParse(json);
   if (!r.success) return { settings: { ...DEFAULT_SETTINGS }, extra: {}, problem: `${SETTINGS_FILE} is not an object; using defaults` };
-  const { teamsDir, idleMinutes, notifications, senderName, ...extra } = r.data;
-  return { settings: { teamsDir, idleMinutes, notifications, senderName }, extra };
+  const { teamsDir, idleMinutes, notifications, senderName, needsNotifications, ...extra } = r.data;
+  return { settings: { teamsDir, idleMinutes, notifications, senderName, needsNotifications }, extra };
 }
 
 export class SettingsStore {
@@ -93,6 +94,7 @@ export class SettingsStore {
       if (patch.idleMinutes !== undefined) next.idleMinutes = patch.idleMinutes;
       if (patch.notifications !== undefined) next.notifications = patch.notifications;
       if (patch.senderName !== undefined) next.senderName = patch.senderName;
+      if (patch.needsNotifications !== undefined) next.needsNotifications = patch.needsNotifications;
       await mkdir(dirname(this.path), { recursive: true });
       await writeFileAtomic(this.path, JSON.stringify({ ...this.extra, ...next }, null, 2) + '\n');
       this.current = next;

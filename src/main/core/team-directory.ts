@@ -16,7 +16,7 @@ import { COMPACT_AFTER, Journal } from './delivery/journal.js';
 import { noteEvent, noteObserved } from './history/ingest.js';
 import { ingestInbox } from './history/inbox-ingest.js';
 import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMeta, type TeamMeta } from './history/team-meta.js';
-import { TranscriptWatch } from './claude/transcripts.js';
+import { TranscriptWatch, type TranscriptFindings } from './claude/transcripts.js';
 import { memberState } from './presence.js';
 import { TeamRuntime } from './team-runtime.js';
 
@@ -44,6 +44,8 @@ export interface DirectoryContext {
   schedule: (key: string) => void;
   /** Transcripts get looked at soon: a delivered message waits to be seen. */
   scheduleSeenPoll: () => void;
+  /** Every row a transcript poll read, per agent (live activity and timelines). */
+  onTranscriptRows?: (rt: TeamRuntime, rows: TranscriptFindings['rows']) => void;
 }
 
 export class TeamDirectory {
@@ -326,7 +328,7 @@ export class TeamDirectory {
   }
 
   async resolveTeam(team: string): Promise<TeamRuntime> {
-        const candidates = [team, teamDirName(team)];
+    const candidates = [team, teamDirName(team)];
     for (const c of candidates) {
       if (!isSafeSegment(c)) continue;
       // A team still being read is waited for: its roster and history are not complete yet.

@@ -6,6 +6,9 @@ import type { Journal, FoldedState, ObservedState } from './delivery/journal.js'
 import type { TargetOutbox } from './delivery/outbox.js';
 import type { TeamMeta } from './history/team-meta.js';
 import type { TranscriptWatch } from './claude/transcripts.js';
+import type { LeadSession, LeadSessionReader } from './claude/sessions.js';
+import type { AgentTrack } from './history/activity.js';
+import type { Ask } from './history/asks.js';
 
 interface InboxSeen {
   size: number;
@@ -43,6 +46,19 @@ export class TeamRuntime {
   seen = new Map<string, InboxSeen>();
   /** Current era: tails the members' transcripts for receipts and answers. */
   transcripts: TranscriptWatch | undefined;
+  /** What each agent's transcript says it is doing (tool calls in flight, turn ends). */
+  tracks = new Map<string, AgentTrack>();
+  /** The lead's sessions file, followed while the team runs, and what it said last. */
+  leadSession: LeadSessionReader | undefined;
+  session: LeadSession | undefined;
+  /** The activity last announced (as JSON), to emit only changes. */
+  activityShown = '';
+  /** Plan approval and permission asks to the lead not answered yet, by request id. */
+  asks = new Map<string, Ask>();
+  /** Request ids seen answered (an answer may be observed before its ask). */
+  answered = new Set<string>();
+  /** Entries in each inbox file at its last read (orphan inboxes in the needs-you queue). */
+  inboxCounts = new Map<string, number>();
 
   constructor(
     readonly id: string,

@@ -2,13 +2,11 @@
 // class. It owns the state-dir lock, the watcher and the timers, and hands each concern to its
 // module: team-directory.ts (which teams there are, running or ended), history/ (ingest, views,
 // transcripts), delivery/ (journal, outboxes, the inbox channel), claude/ (Claude's rules, per era).
-import { readdir, rm, stat } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
-import type { RosterEntry, SendRequest, SendResult, TeamProblem, TeamSummary, ThreadMessage } from '../../shared/types.js';
+import type { MemberActivity, NeedItem, RosterEntry, SendRequest, SendResult, TaskBoard, TeamProblem, TeamSummary, ThreadMessage, TimelineItem } from '../../shared/types.js';
 import { DEFAULT_SENDER_NAME, senderFor, senderNameProblem } from './claude/era.js';
-import { teamPaths } from './claude/paths.js';
-import { listInboxOwners } from './claude/team-reader.js';
 import { Deliveries } from './delivery/deliveries.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './delivery/outbox.js';
 import { checkTarget, checkText, findMember } from './delivery/send-checks.js';
@@ -17,6 +15,8 @@ import { pollTranscripts } from './history/transcript-receipts.js';
 import { feedOf, threadOf } from './history/views.js';
 import { DEFAULT_IDLE_THRESHOLD_MS } from './presence.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
+import { LiveViews } from './live-views.js';
+import { scheduleInboxReads } from './rescan.js';
 import { acquireStateLock } from './state-lock.js';
 import { TeamDirectory, TeamNotFoundError } from './team-directory.js';
 import type { TeamRuntime } from './team-runtime.js';
@@ -41,6 +41,8 @@ export class TeamService implements TeamServiceApi {
   private readonly rescanMs: number;
   private readonly delivery: Deliveries;
   private readonly dir: TeamDirectory;
+  /** Activity, timelines, tasks and needs: Claude's files outside the teams root. */
+  private readonly live: LiveViews;
   private listeners = new Set<(e: AppEvent) => void>();
   private release: (() => Promise<void>) | undefined;
   private watcher: RootWatcher | undefined;
@@ -86,6 +88,17 @@ export class TeamService implements TeamServiceApi {
       stopping: () => this.stopping,
       schedule: (key) => this.reads.schedule(key),
       scheduleSeenPoll: () => this.scheduleSeenPoll(),
+      onTranscriptRows: (rt, rows) => this.live.onTranscriptRows(rt, rows),
+    });
+    this.live = new LiveViews({
+      configDir: this.configDir,
+      now: this.now,
+      emit: (e) => this.emit(e),
+      senderName: () => this.senderName,
+      teams: () => this.teams.values(),
+      schedule: (key) => this.reads.schedule(key),
+      watch: this.watchEnabled,
+      stopping: () => this.stopping,
     });
   }
 
@@ -107,11 +120,13 @@ export class TeamService implements TeamServiceApi {
         this.background = this.dir
           .scanTeams(true)
           .then(() => pollTranscripts(this.dir))
+          .then(() => this.live.tick())
           .catch(() => {});
       } else {
         await this.dir.scanTeams(true);
         // Receipts and answers already in the transcripts (a one-shot command sees them too).
         await pollTranscripts(this.dir);
+        await this.live.tick();
       }
       if (this.watchEnabled) {
         this.startWatching();
@@ -130,6 +145,7 @@ export class TeamService implements TeamServiceApi {
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     if (this.seenTimer) clearTimeout(this.seenTimer);
     await this.watcher?.close().catch(() => {});
+    this.live.close();
     // A team being read in the background finishes first: its journal is closed below.
     await this.background;
     for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
@@ -150,6 +166,15 @@ export class TeamService implements TeamServiceApi {
   }
 
   private emit(e: AppEvent): void {
+    this.deliver(e);
+    // What members do follows from the roster; stuck messages and asks from messages and states.
+    if (e.type === 'roster') {
+      const rt = this.teams.get(e.team);
+      if (rt) this.live.announceActivity(rt);
+    } else if (e.type === 'message' || e.type === 'delivery') this.live.scheduleNeeds();
+  }
+
+  private deliver(e: AppEvent): void {
     for (const l of this.listeners) {
       try {
         l(e);
@@ -203,6 +228,11 @@ export class TeamService implements TeamServiceApi {
     const [kind, team, owner] = key.split('\u0000');
     if (kind === 'scan') return this.dir.scanTeams(false);
     if (kind === 'seen') return pollTranscripts(this.dir);
+    if (kind === 'sessions') return this.live.readSessions();
+    if (kind === 't') {
+      const rt = this.teams.get(team!);
+      return rt ? this.live.readTasks(rt) : undefined;
+    }
     const rt = this.teams.get(team!) ?? (await this.dir.openTeam(team!));
     if (!rt || rt.ended) return;
     if (kind === 'c') return this.dir.loadConfig(rt, true);
@@ -213,20 +243,10 @@ export class TeamService implements TeamServiceApi {
   private async rescan(): Promise<void> {
     if (this.stopping) return;
     this.reads.schedule('scan');
-    for (const rt of this.teams.values()) {
-      if (rt.ended) continue;
-      this.dir.checkLiveness(rt);
-      for (const owner of await listInboxOwners(teamPaths(this.teamsRoot, rt.id).inboxes)) {
-        const seen = rt.seen.get(owner);
-        try {
-          const st = await stat(join(teamPaths(this.teamsRoot, rt.id).inboxes, `${owner}.json`));
-          if (!seen || seen.size !== st.size || seen.mtimeMs !== st.mtimeMs) this.reads.schedule(`i\u0000${rt.id}\u0000${owner}`);
-        } catch {
-          // gone between listing and stat
-        }
-      }
-    }
+    await scheduleInboxReads(this.dir, (key) => this.reads.schedule(key), false);
     this.reads.schedule('seen');
+    // Sessions, tasks and the needs-you queue, judged on this same tick (the clock moved on).
+    await this.live.tick();
   }
 
   /** While a delivered message waits to be seen, transcripts are looked at twice a second. */
@@ -283,15 +303,36 @@ export class TeamService implements TeamServiceApi {
     return feedOf(await this.resolve(team));
   }
 
+  /** What every member of the team is doing now (current era: sessions file, transcripts, config). */
+  async activity(team: string): Promise<MemberActivity[]> {
+    const rt = await this.resolve(team);
+    // A one-shot command has no watch to keep the session current: read it now.
+    if (!this.watchEnabled) await this.live.readSession(rt);
+    return this.live.activityOf(rt);
+  }
+
+  /** The member's transcript as timeline items, oldest first (the latest `limit`, default 2,000). */
+  async timeline(team: string, member: string, limit?: number): Promise<TimelineItem[]> {
+    const rt = await this.resolve(team);
+    const m = findMember(rt, member);
+    if (!m) throw new TeamNotFoundError(`team ${rt.id} has no member ${JSON.stringify(member)}`);
+    return this.live.timeline(rt, m.name, limit);
+  }
+
+  async tasks(team: string): Promise<TaskBoard> {
+    return this.live.tasks(await this.resolve(team));
+  }
+
+  /** What the teams need from the human, across all teams, newest first. */
+  async needs(): Promise<NeedItem[]> {
+    if (!this.started) throw new Error('service not started');
+    if (!this.watchEnabled) await this.live.readSessions();
+    return this.live.needs();
+  }
+
   async refresh(): Promise<void> {
     await this.dir.scanTeams(false);
-    for (const rt of this.teams.values()) {
-      if (rt.ended) continue;
-      await this.dir.loadConfig(rt, true);
-      for (const owner of await listInboxOwners(teamPaths(this.teamsRoot, rt.id).inboxes)) {
-        this.reads.schedule(`i\u0000${rt.id}\u0000${owner}`);
-      }
-    }
+    await scheduleInboxReads(this.dir, (key) => this.reads.schedule(key), true);
     this.reads.schedule('seen');
     await this.reads.settled();
   }

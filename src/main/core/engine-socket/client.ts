@@ -3,7 +3,7 @@
 // connects and presents the token, stop() disconnects; every call goes to the owner.
 import { createConnection, type Socket } from 'node:net';
 import type { AppEvent } from '../../../shared/contract.js';
-import type { RosterEntry, SendRequest, SendResult, TeamProblem, TeamSummary, ThreadMessage } from '../../../shared/types.js';
+import type { MemberActivity, NeedItem, RosterEntry, SendRequest, SendResult, TaskBoard, TeamProblem, TeamSummary, ThreadMessage, TimelineItem } from '../../../shared/types.js';
 import { SendRefusedError, type TeamServiceApi } from '../service-types.js';
 import { readEngineInfo } from './location.js';
 import {
@@ -142,6 +142,22 @@ export class EngineSocketClient implements TeamServiceApi {
 
   send(req: SendRequest): Promise<SendResult> {
     return this.call('send', req);
+  }
+
+  activity(team: string): Promise<MemberActivity[]> {
+    return this.call('activity', team);
+  }
+
+  timeline(team: string, member: string, limit?: number): Promise<TimelineItem[]> {
+    return limit === undefined ? this.call('timeline', team, member) : this.call('timeline', team, member, limit);
+  }
+
+  tasks(team: string): Promise<TaskBoard> {
+    return this.call('tasks', team);
+  }
+
+  needs(): Promise<NeedItem[]> {
+    return this.call('needs');
   }
 
   /** The owner watches the files itself; there is nothing to re-read on this side. */

@@ -41,7 +41,7 @@ describe('LineReader', () => {
 
 describe('ENGINE_METHODS', () => {
   it('allows only the listed facade methods, each with strict positional arguments', () => {
-    expect(Object.keys(ENGINE_METHODS).sort()).toEqual(['feed', 'listTeams', 'problems', 'queuedCount', 'roster', 'send', 'thread']);
+    expect(Object.keys(ENGINE_METHODS).sort()).toEqual(['activity', 'feed', 'listTeams', 'needs', 'problems', 'queuedCount', 'roster', 'send', 'tasks', 'thread', 'timeline']);
     for (const name of ['start', 'stop', 'refresh', 'setIdleThresholdMs', 'onEvent', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {
       expect(isEngineMethod(name), name).toBe(false);
     }
@@ -52,5 +52,11 @@ describe('ENGINE_METHODS', () => {
     expect(ENGINE_METHODS.send.safeParse([{ team: 'alpha', to: 'r', text: 'hi' }]).success).toBe(true);
     expect(ENGINE_METHODS.send.safeParse([{ team: 'alpha', to: 'r', text: 'hi', from: 'team-lead' }]).success).toBe(false);
     expect(ENGINE_METHODS.send.safeParse([{ team: 'alpha', to: 'r', text: 'x'.repeat(65_537) }]).success).toBe(false);
+    expect(ENGINE_METHODS.timeline.safeParse(['alpha', 'researcher']).success).toBe(true);
+    expect(ENGINE_METHODS.timeline.safeParse(['alpha', 'researcher', 10_000]).success).toBe(true);
+    expect(ENGINE_METHODS.timeline.safeParse(['alpha', 'researcher', 10_001]).success).toBe(false);
+    expect(ENGINE_METHODS.needs.safeParse([]).success).toBe(true);
+    expect(ENGINE_METHODS.needs.safeParse(['alpha']).success).toBe(false);
+    expect(ENGINE_METHODS.activity.safeParse(['alpha', 'x']).success).toBe(false);
   });
 });

@@ -9,7 +9,7 @@
 //   client: {"id":3,"method":"subscribe","args":[]}  then the server pushes {"event":{..}}
 import { z } from 'zod';
 import type { ApiError } from '../../../shared/contract.js';
-import { callArgsSchemas, sendRequestSchema } from '../../../shared/contract-schema.js';
+import { callArgsSchemas, sendRequestSchema, timelineLimitSchema } from '../../../shared/contract-schema.js';
 import type { TeamServiceApi } from '../service-types.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -36,6 +36,10 @@ export const ENGINE_METHODS = {
   send: z.tuple([sendRequestSchema]),
   problems: z.tuple([]),
   queuedCount: z.tuple([]),
+  activity: z.tuple([nameSchema]),
+  timeline: z.tuple([nameSchema, nameSchema, timelineLimitSchema.optional()]),
+  tasks: z.tuple([nameSchema]),
+  needs: z.tuple([]),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;

@@ -11,7 +11,6 @@ import { foldInbox, noteObserved } from './ingest.js';
 import { answerFor, observedToThread } from './views.js';
 
 /** An inbox this large is reported: Claude's delivery is known to stall past about 1 MB. */
-/** An inbox this large is reported: Claude's delivery is known to stall past about 1 MB. */
 export const HUGE_INBOX_BYTES = 1_000_000;
 
 /**
@@ -31,6 +30,7 @@ export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: st
   }
   if (r.kind === 'missing') {
     rt.seen.delete(owner);
+    rt.inboxCounts.delete(owner);
     rt.problems.delete(key);
     return;
   }
@@ -47,6 +47,7 @@ export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: st
     return;
   }
   rt.seen.set(owner, { size: r.size, mtimeMs: r.mtimeMs });
+  rt.inboxCounts.set(owner, r.messages.length);
   // A 0-byte file is being created, or rewritten in place by an older Claude: it says
   // nothing about what was consumed, and a later read will see the real contents.
   if (r.size === 0) return;

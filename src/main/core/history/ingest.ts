@@ -8,6 +8,7 @@ import { LEGACY_SENDER } from '../claude/era.js';
 import { inboxFileStem } from '../claude/paths.js';
 import type { JournalRecord, ObservedState } from '../delivery/journal.js';
 import type { TeamRuntime } from '../team-runtime.js';
+import { noteAsk } from './asks.js';
 import { isAnswerCandidate } from './views.js';
 
 export interface InboxFold {
@@ -75,6 +76,7 @@ export function noteObserved(rt: TeamRuntime, o: ObservedState): boolean {
     if (time > prev) rt.lastReply.set(o.from, time);
   }
   for (const id of o.replyTo ?? []) rt.repliedIds.add(id);
+  noteAsk(rt, o);
   if (o.source === 'transcript' && o.replyTo) rt.transcribed.add(o.from);
   if (isAnswerCandidate(o)) {
     let list = rt.answerCandidates.get(o.from);

@@ -23,6 +23,7 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     const sendAs = senderFor(rt.era, ctx.senderName());
     const ours = new Set([USER_INBOX, sendAs, ...[...rt.state.sent.values()].map((s) => s.from)]);
     const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
+    if (found.rows.length) ctx.onTranscriptRows?.(rt, found.rows);
     for (const p of found.prompts) rt.transcribed.add(p.agent);
     // Presence: what each agent last did; a teammate known only from its transcript is listed.
     let rosterChanged = dir.addTranscriptAgents(rt, found.activity.keys());
