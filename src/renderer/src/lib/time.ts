@@ -104,3 +104,19 @@ export function pointInTime(t: number, now: number, locale?: string): string {
   const date = format(t, locale, { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) });
   return `${date} ${clockTime(t, locale)}`;
 }
+
+/**
+ * How long something has lasted, as a ticking counter reads it: "42 s", "3 min 05 s" (seconds
+ * still matter in the first minutes of a tool call), "12 min", "2 h 05 min", "3 d 4 h".
+ */
+export function elapsed(ms: number): string {
+  const s = Math.max(0, Math.floor(Number.isFinite(ms) ? ms / 1000 : 0));
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  const two = (n: number) => String(n).padStart(2, '0');
+  if (m < 10) return `${m} min ${two(s % 60)} s`;
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h} h ${two(m % 60)} min`;
+  return `${Math.floor(h / 24)} d ${h % 24} h`;
+}

@@ -1,0 +1,55 @@
+// Rows of a member's activity view: its transcript's items with day separators, plus the small
+// text helpers its rows use (a collapsed result's preview, a frame carried as text, a bound).
+import { FRAME_TYPES, type Frame, type FrameType, type TimelineItem } from '../../../shared/types';
+import { dayKey } from './time';
+
+export type TimelineRow = { kind: 'day'; key: string; time: number } | { kind: 'item'; key: string; item: TimelineItem };
+
+/** Items already in transcript order, with a separator where the local day changes (rows without a time join the day before). */
+export function timelineRows(items: readonly TimelineItem[]): TimelineRow[] {
+  const out: TimelineRow[] = [];
+  let day = '';
+  for (const item of items) {
+    if (item.at) {
+      const d = dayKey(item.at);
+      if (d !== day) {
+        out.push({ kind: 'day', key: `day:${d}:${item.id}`, time: item.at });
+        day = d;
+      }
+    }
+    out.push({ kind: 'item', key: item.id, item });
+  }
+  return out;
+}
+
+/** What a collapsed tool result shows: its first non-empty line and how many lines it has. */
+export function resultPreview(text: string): { first: string; lines: number } {
+  const lines = text.split('\n');
+  const first = lines.find((l) => l.trim() !== '')?.trim() ?? '';
+  // A trailing newline does not make another line.
+  const count = lines.length - (lines.at(-1) === '' ? 1 : 0);
+  return { first, lines: Math.max(count, text ? 1 : 0) };
+}
+
+/** Most characters an expanded result shows; the rest is summed up in a line. */
+export const RESULT_MAX_CHARS = 20_000;
+
+export function boundText(text: string, max = RESULT_MAX_CHARS): { text: string; cut: number } {
+  return text.length > max ? { text: text.slice(0, max), cut: text.length - max } : { text, cut: 0 };
+}
+
+const FRAME_SET = new Set<string>(FRAME_TYPES);
+
+/** A protocol frame a member received as text (a shutdown request, a task assignment), else undefined. */
+export function frameInText(text: string): Frame | undefined {
+  const t = text.trim();
+  if (!t.startsWith('{') || !t.endsWith('}')) return undefined;
+  try {
+    const v = JSON.parse(t) as unknown;
+    if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
+    const type = (v as Record<string, unknown>).type;
+    return typeof type === 'string' && FRAME_SET.has(type) ? { type: type as FrameType, fields: v as Record<string, unknown> } : undefined;
+  } catch {
+    return undefined;
+  }
+}
