@@ -50,6 +50,25 @@ function setup() {
 }
 
 describe('createWsClient', () => {
+  it('sends the activity, timeline, tasks and needs calls with only the arguments given', () => {
+    const { client, last } = setup();
+    last().open();
+    void client.getActivity('alpha');
+    void client.getTimeline('alpha', 'researcher');
+    void client.getTimeline('alpha', 'researcher', 50);
+    void client.getTasks('alpha');
+    void client.getNeeds();
+    // No trailing null for a limit left out: the host's schema takes two arguments or three.
+    expect(last().sent.map((m) => [m.name, m.args])).toEqual([
+      ['getActivity', ['alpha']],
+      ['getTimeline', ['alpha', 'researcher']],
+      ['getTimeline', ['alpha', 'researcher', 50]],
+      ['getTasks', ['alpha']],
+      ['getNeeds', []],
+    ]);
+    client.close();
+  });
+
   it('queues calls until the socket opens, then matches answers by id', async () => {
     const { client, last } = setup();
     const a = client.getRoster('alpha');

@@ -146,6 +146,11 @@ export function createWsClient(opts: WsClientOptions): WsClient {
     getSettings: () => call('getSettings'),
     setSettings: (patch) => call('setSettings', patch),
     startDemo: () => call('startDemo'),
+    getActivity: (team) => call('getActivity', team),
+    // No trailing undefined: JSON would send it as null, which the host's schema refuses.
+    getTimeline: (team, member, limit) => (limit === undefined ? call('getTimeline', team, member) : call('getTimeline', team, member, limit)),
+    getTasks: (team) => call('getTasks', team),
+    getNeeds: () => call('getNeeds'),
     // The browser is the system browser here: open the link in a new tab with no opener.
     openExternal: async (url) => {
       if (typeof url !== 'string' || !isHttpUrl(url)) {

@@ -18,6 +18,7 @@ import type {
 } from '../../../shared/types';
 import { inThread } from '../state/deck-state';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
+import { createFakeLive, type FakeLive } from './fake-live';
 
 export type FakeScenario = 'demo' | 'empty' | 'big';
 
@@ -30,6 +31,8 @@ export interface FakeApiOptions {
   stepMs?: number;
   /** Messages in the researcher thread for the 'big' scenario. */
   bigCount?: number;
+  /** Every liveMs a member's running tool call finishes and the next starts; 0 (the default) keeps activity still. */
+  liveMs?: number;
 }
 
 export interface FakeApi extends TeamdeckApi {
@@ -44,6 +47,8 @@ export interface FakeApi extends TeamdeckApi {
    * had not been taken yet turns undeliverable.
    */
   endTeam(team: string, reason?: string): void;
+  /** Activity, timelines, tasks and needs, as the host keeps them; its setters push the events. */
+  readonly live: FakeLive | undefined;
   stopTimers(): void;
 }
 
@@ -86,7 +91,10 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
   const sent: SendRequest[] = [];
   let seq = 0;
   let teamsRoot = '/home/me/.claude/teams';
-  let settings: Settings = { teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME };
+  let settings: Settings = { teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME, needsNotifications: true };
+  let live: FakeLive | undefined;
+  /** Ids of the demo's messages that the needs queue points at. */
+  const refs: { takenId?: string; queuedId?: string } = {};
   const problems: TeamProblem[] = [];
   let queued = 0;
 
@@ -189,7 +197,9 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     m.push(makeMsg(id, 'researcher', 'implementer', 'Can you take the fix? I will write the test.', base + 2 * MIN));
     m.push(makeMsg(id, 'implementer', 'researcher', 'Yes, on it.', base + 3 * MIN));
     m.push(frameMsg(id, 'researcher', 'team-lead', 'idle_notification', { idleReason: 'available', completedTaskId: '3', completedStatus: 'resolved' }, base + 9 * MIN));
-    m.push(sentMsg(id, 'researcher', 'also check logout', base + 10 * MIN, 'queued', { reason: 'inbox is locked by another writer' }));
+    const stillQueued = sentMsg(id, 'researcher', 'also check logout', base + 10 * MIN, 'queued', { reason: 'inbox is locked by another writer' });
+    refs.queuedId = stillQueued.id;
+    m.push(stillQueued);
     m.push(answer('researcher', 'Things I checked:\n\n1. token refresh order\n2. logout clears the cookie\n3. raw HTML stays text: <img src=x onerror=alert(1)>', base + 12 * MIN));
     m.push(answer('researcher', 'Test added in `auth.test.ts`; all green.', t0 - 2 * MIN, { summary: 'Test added' }));
     m.push(frameMsg(id, 'team-lead', 'tester', 'shutdown_request', { requestId: 's-1', reason: 'work done' }, t0 - 30 * MIN));
@@ -245,7 +255,9 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     am.push(makeMsg(a, 'researcher', 'user', result, at + 31 * MIN, { source: 'idle-notification' }));
     am.push(sentMsg(a, 'tester', 'run the e2e suite once researcher is done', at + 33 * MIN, 'replied'));
     am.push(makeMsg(a, 'tester', 'user', 'Running the e2e suite now: 3 of 12 specs done, all green so far.', at + 40 * MIN, { source: 'transcript' }));
-    am.push(sentMsg(a, 'researcher', 'and the remember-me cookie?', t0 - 3 * MIN, 'taken'));
+    const taken = sentMsg(a, 'researcher', 'and the remember-me cookie?', t0 - 3 * MIN, 'taken');
+    refs.takenId = taken.id;
+    am.push(taken);
     am.sort((x, y) => x.time - y.time);
     teams.get(a)!.roster = [
       member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: '/home/me/proj', joinedAt: at, lastEventAt: t0 - 6 * MIN, backendType: 'in-process' }),
@@ -299,7 +311,25 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     });
   }
 
-  if (scenario !== 'empty') seedDemo(scenario === 'big' ? (opts.bigCount ?? 10_000) : 0);
+  const startLive = () => {
+    live = createFakeLive(
+      { now, emit, later, liveMs: opts.liveMs ?? 0 },
+      {
+        ...refs,
+        teams: [...teams.values()].map((t) => ({
+          id: t.summary.id,
+          legacy: t.summary.era === 'legacy',
+          ended: t.summary.state === 'ended',
+          members: t.roster.map((r) => r.name),
+        })),
+      },
+    );
+  };
+
+  if (scenario !== 'empty') {
+    seedDemo(scenario === 'big' ? (opts.bigCount ?? 10_000) : 0);
+    startLive();
+  }
 
   const snapshot = (): Snapshot => ({
     teamsRoot,
@@ -349,12 +379,16 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     t.summary = { ...t.summary, state: 'ended', endedAt: now(), endedReason: reason };
     emit({ type: 'queued-count', count: queued });
     emit({ type: 'teams', teams: [...teams.values()].map(summaryOf) });
+    live?.ended(teamId);
   }
 
   const api: FakeApi = {
     sent,
     emit,
     endTeam,
+    get live() {
+      return live;
+    },
     stopTimers() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
@@ -425,7 +459,10 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
           }]);
         const off = isQueued ? 3 * stepMs : 0;
         steps.push([off + stepMs, () => setStatus(t, result.id, req.to, 'taken')]);
-        steps.push([off + 2 * stepMs, () => setStatus(t, result.id, req.to, 'seen')]);
+        steps.push([off + 2 * stepMs, () => {
+          setStatus(t, result.id, req.to, 'seen');
+          live?.received(req.team, req.to, t.summary.sendAs, req.text);
+        }]);
         steps.push([off + 3 * stepMs, () => {
           if (t.summary.state === 'ended') return;
           const text = `On it: _${req.text.slice(0, 60)}_`;
@@ -436,6 +473,7 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
             push(t, makeMsg(req.team, req.to, 'user', text, now(), { source: 'user-inbox' }));
           }
           setStatus(t, result.id, req.to, 'replied');
+          live?.answered(req.team, req.to, text);
           emit({ type: 'roster', team: req.team, roster: t.roster.map((r) => ({ ...r })) });
         }]);
         for (const [ms, f] of steps) later(ms, f);
@@ -460,7 +498,10 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       return answer(ok(settings));
     },
     startDemo() {
-      if (teams.size === 0) seedDemo(0);
+      if (teams.size === 0) {
+        seedDemo(0);
+        startLive();
+      }
       later(0, () => emit({ type: 'teams', teams: [...teams.values()].map(summaryOf) }));
       return answer(ok({ teamsRoot, team: 'analysis' }));
     },
@@ -468,6 +509,19 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       if (!/^https?:\/\//i.test(url)) return answer(fail('invalid', 'Only http(s) links open externally.'));
       return answer(ok(null));
     },
+    getActivity(team) {
+      if (!findTeam(team)) return answer(fail('not_found', `No team "${team}"`));
+      return answer(ok(live?.getActivity(team) ?? []));
+    },
+    getTimeline(team, memberName, limit) {
+      if (!findTeam(team)) return answer(fail('not_found', `No team "${team}"`));
+      return answer(ok(live?.getTimeline(team, memberName, limit) ?? []));
+    },
+    getTasks(team) {
+      if (!findTeam(team)) return answer(fail('not_found', `No team "${team}"`));
+      return answer(ok(live?.getTasks(team) ?? { team, list: team, exists: false, tasks: [], problems: [] }));
+    },
+    getNeeds: () => answer(ok(live?.getNeeds() ?? [])),
   };
   return api;
 }

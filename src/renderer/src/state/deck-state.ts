@@ -4,17 +4,36 @@ import type { AppEvent, Settings, Snapshot } from '../../../shared/contract';
 import { isShutdownApproval } from '../../../shared/frame-text';
 import type {
   DeliveryStatus,
+  MemberActivity,
+  NeedItem,
   RosterEntry,
   SendRequest,
   SendResult,
   TeamProblem,
+  TaskBoard,
   TeamSummary,
   ThreadMessage,
+  TimelineItem,
 } from '../../../shared/types';
 import { hasReason, laterStatus } from '../lib/delivery';
 import { DEFAULT_SENDER_NAME } from '../lib/sender-name';
+import { activityByMember, mergeTimeline, needsNewestFirst, timelineAfterLoad } from './live-merge';
 
-export type View = 'thread' | 'feed';
+/** What the main area shows: a member (its thread or its activity), the team feed, or the task board. */
+export type View = 'thread' | 'feed' | 'tasks';
+
+/** Beside a member's thread: its transcript as a timeline. Kept while moving between members. */
+export type MemberPane = 'thread' | 'activity';
+
+/** A member's transcript as far as this window has it. */
+export interface TimelineCache {
+  /** Oldest first, unique by id. */
+  items: TimelineItem[];
+  /** Generation in which it was last asked for; from then on its `timeline` events are kept. */
+  requested: number;
+  loaded?: number;
+  error?: string;
+}
 
 export interface Delivery {
   status: DeliveryStatus;
@@ -40,6 +59,15 @@ export interface TeamCache {
   deliveries: Record<string, Delivery>;
   /** Messages from a member to the user that arrived after the user last viewed that thread. */
   unread: Record<string, number>;
+  /** What each member is doing, keyed by member; replaced wholesale by each `activity` event. */
+  activity?: Record<string, MemberActivity>;
+  activityLoaded?: number;
+  activityError?: string;
+  /** Transcripts of the members whose activity view was opened; other members' events are not kept. */
+  timelines: Record<string, TimelineCache>;
+  tasks?: TaskBoard;
+  tasksLoaded?: number;
+  tasksError?: string;
 }
 
 export interface Draft {
@@ -83,9 +111,22 @@ export interface DeckState {
   viewedAt: Record<string, number>;
   /** Messages older than this count as seen when a thread has no viewedAt yet (first launch). */
   viewedBaseline: number;
+  pane: MemberPane;
+  /** A message to bring into view and mark (opened from the needs queue). */
+  focus?: { team: string; member: string; id: string };
+  /** What the teams need from the human, across all teams, newest first; replaced by each `needs` event. */
+  needs: NeedItem[];
+  needsLoaded?: number;
+  needsError?: string;
 }
 
-export const DEFAULT_SETTINGS: Settings = { teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME };
+export const DEFAULT_SETTINGS: Settings = {
+  teamsDir: '',
+  idleMinutes: 5,
+  notifications: true,
+  senderName: DEFAULT_SENDER_NAME,
+  needsNotifications: true,
+};
 
 export const USER = 'user';
 
@@ -117,11 +158,13 @@ export function initialState(opts: { viewedAt?: Record<string, number>; viewedBa
     sending: {},
     viewedAt: opts.viewedAt ?? {},
     viewedBaseline: opts.viewedBaseline,
+    pane: 'thread',
+    needs: [],
   };
 }
 
 export function emptyTeamCache(): TeamCache {
-  return { messages: [], threadLoaded: {}, threadError: {}, deliveries: {}, unread: {} };
+  return { messages: [], threadLoaded: {}, threadError: {}, deliveries: {}, unread: {}, timelines: {} };
 }
 
 function teamCache(s: DeckState, team: string): TeamCache {
@@ -301,7 +344,9 @@ export function endedNewestFirst(teams: readonly TeamSummary[]): TeamSummary[] {
 
 export function applySnapshot(s: DeckState, snap: Snapshot, localNow: number): DeckState {
   const rootChanged = s.phase === 'ready' && s.teamsRoot !== snap.teamsRoot;
-  const base = rootChanged ? { ...s, byTeam: {}, memberByTeam: {}, feedFilter: {}, selectedTeam: undefined, view: 'thread' as View } : s;
+  const base = rootChanged
+    ? { ...s, byTeam: {}, memberByTeam: {}, feedFilter: {}, selectedTeam: undefined, view: 'thread' as View, focus: undefined, needs: [], needsLoaded: undefined }
+    : s;
   return {
     ...base,
     phase: 'ready',
@@ -376,9 +421,79 @@ export function applyEvent(s: DeckState, ev: AppEvent, localNow: number): DeckSt
       return { ...s, problems: upsertProblem(s.problems, ev.problem) };
     case 'queued-count':
       return { ...s, queuedCount: ev.count };
+    case 'activity':
+      return applyActivity(s, ev.team, ev.activity);
+    case 'timeline':
+      return applyTimelineItems(s, ev.team, ev.member, ev.items);
+    case 'tasks':
+      return withTeam(s, ev.team, { ...teamCache(s, ev.team), tasks: ev.board, tasksError: undefined });
+    case 'needs':
+      return { ...s, needs: needsNewestFirst(ev.needs) };
     default:
       return s;
   }
+}
+
+// ---------- activity, timelines, tasks, needs ----------
+
+function applyActivity(s: DeckState, team: string, list: readonly MemberActivity[]): DeckState {
+  const cache = teamCache(s, team);
+  return withTeam(s, team, { ...cache, activity: activityByMember(cache.activity, list), activityError: undefined });
+}
+
+export function applyActivityLoaded(s: DeckState, team: string, list: readonly MemberActivity[], gen = s.generation): DeckState {
+  const next = applyActivity(s, team, list);
+  return withTeam(next, team, { ...teamCache(next, team), activityLoaded: gen });
+}
+
+export function applyActivityError(s: DeckState, team: string, message: string): DeckState {
+  return withTeam(s, team, { ...teamCache(s, team), activityError: message });
+}
+
+function withTimeline(s: DeckState, team: string, member: string, next: TimelineCache): DeckState {
+  const cache = teamCache(s, team);
+  return withTeam(s, team, { ...cache, timelines: { ...cache.timelines, [member]: next } });
+}
+
+/** From now on this member's `timeline` events are kept, so none is lost while its load is on its way. */
+export function requestTimeline(s: DeckState, team: string, member: string, gen = s.generation): DeckState {
+  const cur = teamCache(s, team).timelines[member];
+  if (cur?.requested === gen) return s;
+  return withTimeline(s, team, member, { items: cur?.items ?? [], requested: gen, ...(cur?.loaded !== undefined ? { loaded: cur.loaded } : {}) });
+}
+
+function applyTimelineItems(s: DeckState, team: string, member: string, items: readonly TimelineItem[]): DeckState {
+  const cur = s.byTeam[team]?.timelines[member];
+  // Nobody asked for this member's transcript: opening it loads the latest items anyway.
+  if (!cur) return s;
+  const merged = mergeTimeline(cur.items, items);
+  return merged === cur.items ? s : withTimeline(s, team, member, { ...cur, items: merged });
+}
+
+export function applyTimelineLoaded(s: DeckState, team: string, member: string, items: readonly TimelineItem[], gen = s.generation): DeckState {
+  const cur = teamCache(s, team).timelines[member];
+  return withTimeline(s, team, member, { items: timelineAfterLoad(cur?.items ?? [], items), requested: cur?.requested ?? gen, loaded: gen });
+}
+
+export function applyTimelineError(s: DeckState, team: string, member: string, message: string): DeckState {
+  const cur = teamCache(s, team).timelines[member] ?? { items: [], requested: s.generation };
+  return withTimeline(s, team, member, { ...cur, error: message });
+}
+
+export function applyTasksLoaded(s: DeckState, team: string, board: TaskBoard, gen = s.generation): DeckState {
+  return withTeam(s, team, { ...teamCache(s, team), tasks: board, tasksLoaded: gen, tasksError: undefined });
+}
+
+export function applyTasksError(s: DeckState, team: string, message: string): DeckState {
+  return withTeam(s, team, { ...teamCache(s, team), tasksError: message });
+}
+
+export function applyNeedsLoaded(s: DeckState, needs: readonly NeedItem[], gen = s.generation): DeckState {
+  return { ...s, needs: needsNewestFirst(needs), needsLoaded: gen, needsError: undefined };
+}
+
+export function applyNeedsError(s: DeckState, message: string): DeckState {
+  return { ...s, needsError: message };
 }
 
 // ---------- loads ----------
@@ -471,15 +586,34 @@ export function applySent(s: DeckState, req: SendRequest, result: SendResult, ho
 
 export function selectTeam(s: DeckState, team: string): DeckState {
   if (s.selectedTeam === team) return s;
-  return { ...s, selectedTeam: team, view: 'thread' };
+  return { ...s, selectedTeam: team, view: 'thread', focus: undefined };
 }
 
 export function selectMember(s: DeckState, team: string, member: string): DeckState {
-  return { ...s, selectedTeam: team, view: 'thread', memberByTeam: { ...s.memberByTeam, [team]: member } };
+  const focus = s.focus && s.focus.team === team && s.focus.member === member ? s.focus : undefined;
+  return { ...s, selectedTeam: team, view: 'thread', memberByTeam: { ...s.memberByTeam, [team]: member }, focus };
 }
 
 export function showFeed(s: DeckState, on = true): DeckState {
   return { ...s, view: on ? 'feed' : 'thread' };
+}
+
+export function showTasks(s: DeckState, on = true): DeckState {
+  return { ...s, view: on ? 'tasks' : 'thread' };
+}
+
+/** Thread or Activity beside the open member. */
+export function setPane(s: DeckState, pane: MemberPane): DeckState {
+  return s.pane === pane && s.view === 'thread' ? s : { ...s, pane, view: 'thread' };
+}
+
+/** Opens a member's thread with one of its messages brought into view. */
+export function focusMessage(s: DeckState, team: string, member: string, id: string): DeckState {
+  return { ...selectMember(s, team, member), pane: 'thread', focus: { team, member, id } };
+}
+
+export function clearFocus(s: DeckState): DeckState {
+  return s.focus ? { ...s, focus: undefined } : s;
 }
 
 export function setFeedFilter(s: DeckState, team: string, member: string): DeckState {

@@ -1,6 +1,6 @@
 // Derived data, memoized on the identity of the arrays they come from, so components can select
 // them directly and re-render only when their inputs really changed.
-import type { MemberState, RosterEntry, TeamProblem, TeamSummary, ThreadMessage } from '../../../shared/types';
+import type { MemberState, NeedItem, RosterEntry, TaskBoard, TaskItem, TeamProblem, TeamSummary, ThreadMessage } from '../../../shared/types';
 import { displayState, rosterOrder } from '../lib/presence';
 import { arrivalHint, arrivalLabel } from '../lib/provenance';
 import { pointInTime } from '../lib/time';
@@ -181,4 +181,83 @@ export function composeArrival(s: ComposeInputs, team: string, member: string): 
   if (!t) return undefined;
   const isLead = rosterEntry(s, team, member)?.isLead ?? false;
   return { label: arrivalLabel(t.era, t.sendAs), hint: arrivalHint({ member, sentAs: t.sendAs, isLead, era: t.era }) };
+}
+
+// ---------- tasks ----------
+
+export interface TaskColumns {
+  pending: TaskItem[];
+  in_progress: TaskItem[];
+  completed: TaskItem[];
+  /** Tasks with a status this build does not know (a newer Claude), shown with pending. */
+  other: TaskItem[];
+}
+
+const columnsMemo = new WeakMap<TaskBoard, TaskColumns>();
+
+/** The board's columns, each in task-id order (numeric ids as numbers: 2 before 10). */
+export function taskColumns(board: TaskBoard): TaskColumns {
+  let out = columnsMemo.get(board);
+  if (out) return out;
+  out = { pending: [], in_progress: [], completed: [], other: [] };
+  const sorted = [...board.tasks].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }));
+  for (const t of sorted) {
+    const known = t.status === 'pending' || t.status === 'in_progress' || t.status === 'completed';
+    (known ? out[t.status] : out.other).push(t);
+  }
+  columnsMemo.set(board, out);
+  return out;
+}
+
+/** Tasks not completed yet, for the count on the Tasks button. */
+export function openTaskCount(board: TaskBoard | undefined): number {
+  return board ? board.tasks.filter((t) => t.status !== 'completed').length : 0;
+}
+
+/** The ids a task still waits on: its blockers that are not completed (unknown ids count as open). */
+export function openBlockers(task: TaskItem, board: TaskBoard): string[] {
+  return task.blockedBy.filter((id) => board.tasks.find((t) => t.id === id)?.status !== 'completed');
+}
+
+// ---------- needs ----------
+
+/** Where a need is answered: a member's thread, one message in it, or a member still to pick. */
+export type NeedTarget =
+  | { kind: 'thread'; team: string; member: string }
+  | { kind: 'message'; team: string; member: string; id: string }
+  | { kind: 'pick'; team: string };
+
+function leadOf(s: Pick<DeckState, 'byTeam'>, team: string): string {
+  // Current teams' lead is always "team-lead"; a roster not loaded yet says no more than that.
+  return s.byTeam[team]?.roster?.find((r) => r.isLead)?.name ?? 'team-lead';
+}
+
+export function needTarget(s: Pick<DeckState, 'byTeam'>, n: NeedItem): NeedTarget {
+  switch (n.kind) {
+    case 'permission':
+      // The prompt waits in the lead's terminal, whoever asked.
+      return { kind: 'thread', team: n.team, member: leadOf(s, n.team) };
+    case 'stuck-queued':
+    case 'stuck-taken': {
+      const to = n.member ?? s.byTeam[n.team]?.messages.find((m) => m.id === n.messageId)?.to;
+      if (n.messageId && to) return { kind: 'message', team: n.team, member: to, id: n.messageId };
+      return { kind: 'thread', team: n.team, member: to ?? leadOf(s, n.team) };
+    }
+    case 'orphan-inbox':
+      return { kind: 'pick', team: n.team };
+    default:
+      return { kind: 'thread', team: n.team, member: n.member ?? leadOf(s, n.team) };
+  }
+}
+
+/** The words on a need's button. */
+export function needActionLabel(target: NeedTarget): string {
+  switch (target.kind) {
+    case 'message':
+      return 'Show message';
+    case 'pick':
+      return 'Send to…';
+    default:
+      return `Open ${target.member}`;
+  }
 }

@@ -178,3 +178,83 @@ describe('deck store over a TeamdeckApi', () => {
     expect(saved.at['analysis/researcher']).toBeGreaterThan(0);
   });
 });
+
+describe('activity, timelines, tasks and needs over the fake host', () => {
+  const live = 'session-7ec79863';
+
+  it('loads the needs once with the snapshot, and replaces them as the host drops one', async () => {
+    const { api, store, actions } = setup();
+    const needs = vi.spyOn(api, 'getNeeds');
+    await actions.start();
+    await vi.waitFor(() => expect(store.getState().needsLoaded).toBe(0));
+    expect(needs).toHaveBeenCalledTimes(1);
+    const all = store.getState().needs;
+    expect(new Set(all.map((n) => n.kind))).toEqual(new Set(['permission', 'plan-approval', 'stuck-taken', 'stuck-queued', 'idle-with-mail', 'orphan-inbox']));
+    // Newest first.
+    expect(all.map((n) => n.since)).toEqual([...all.map((n) => n.since)].sort((a, b) => b - a));
+    api.live!.setNeeds(api.live!.getNeeds().filter((n) => n.kind !== 'permission'));
+    expect(store.getState().needs.map((n) => n.kind)).not.toContain('permission');
+    expect(store.getState().needs).toHaveLength(all.length - 1);
+  });
+
+  it('fetches a team’s activity and tasks when it opens, then follows their events', async () => {
+    const { api, store, actions } = setup();
+    const activity = vi.spyOn(api, 'getActivity');
+    await actions.start();
+    actions.openTeam(live);
+    await vi.waitFor(() => expect(store.getState().byTeam[live]?.activityLoaded).toBe(0));
+    expect(activity).toHaveBeenCalledWith(live);
+    const researcher = () => store.getState().byTeam[live]!.activity!.researcher!;
+    expect(researcher()).toMatchObject({ kind: 'working', tool: { name: 'Bash' } });
+    await vi.waitFor(() => expect(store.getState().byTeam[live]?.tasks?.tasks.length).toBe(4));
+    expect(store.getState().byTeam[live]!.tasks!.problems).toHaveLength(1);
+
+    api.live!.setActivity(live, [{ member: 'researcher', kind: 'idle', since: Date.now(), sources: ['transcript'] }]);
+    expect(researcher().kind).toBe('idle');
+    expect(store.getState().byTeam[live]!.activity!.tester).toBeUndefined();
+  });
+
+  it('loads a member’s timeline when its Activity opens, and appends what the host pushes', async () => {
+    const { api, store, actions } = setup();
+    const timeline = vi.spyOn(api, 'getTimeline');
+    await actions.start();
+    actions.openMember(live, 'researcher');
+    expect(timeline).not.toHaveBeenCalled();
+    actions.setPane('activity');
+    const items = () => store.getState().byTeam[live]?.timelines.researcher?.items ?? [];
+    await vi.waitFor(() => expect(store.getState().byTeam[live]?.timelines.researcher?.loaded).toBe(0));
+    expect(timeline).toHaveBeenCalledWith(live, 'researcher');
+    expect(new Set(items().map((i) => i.kind))).toEqual(new Set(['received', 'text', 'tool-call', 'tool-result']));
+    const before = items().length;
+    api.live!.pushTimeline(live, 'researcher', [{ kind: 'tool-result', at: Date.now(), text: 'ok', tool: 'Bash' }]);
+    expect(items()).toHaveLength(before + 1);
+    expect(items().at(-1)).toMatchObject({ kind: 'tool-result', text: 'ok' });
+    // Moving to another member keeps the Activity pane and loads that member's timeline.
+    actions.openMember(live, 'team-lead');
+    await vi.waitFor(() => expect(store.getState().byTeam[live]?.timelines['team-lead']?.loaded).toBe(0));
+    expect(store.getState().byTeam[live]!.timelines['team-lead']!.items.map((i) => i.kind)).toContain('prompt');
+  });
+
+  it('opens a stuck message from the queue in its member’s thread', async () => {
+    const { store, actions } = setup();
+    await actions.start();
+    await vi.waitFor(() => expect(store.getState().needsLoaded).toBe(0));
+    const stuck = store.getState().needs.find((n) => n.kind === 'stuck-taken')!;
+    actions.openMessage(stuck.team, 'researcher', stuck.messageId!);
+    const s = store.getState();
+    expect(s).toMatchObject({ selectedTeam: live, view: 'thread', pane: 'thread', focus: { id: stuck.messageId } });
+    await vi.waitFor(() => expect(threadOf(store.getState().byTeam[live]?.messages ?? [], 'researcher').some((m) => m.id === stuck.messageId)).toBe(true));
+  });
+
+  it('an ended team: everyone shut down, its needs gone', async () => {
+    const { api, store, actions } = setup({ stepMs: 0 });
+    await actions.start();
+    actions.openTeam(live);
+    await vi.waitFor(() => expect(store.getState().byTeam[live]?.activityLoaded).toBe(0));
+    await vi.waitFor(() => expect(store.getState().needsLoaded).toBe(0));
+    api.endTeam(live);
+    const acts = Object.values(store.getState().byTeam[live]!.activity!);
+    expect(acts.every((a) => a.kind === 'shut-down')).toBe(true);
+    expect(store.getState().needs.some((n) => n.team === live)).toBe(false);
+  });
+});

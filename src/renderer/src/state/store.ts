@@ -13,6 +13,18 @@ export interface DeckActions {
   openTeam(team: string): void;
   openMember(team: string, member: string): void;
   openFeed(on?: boolean): void;
+  openTasks(on?: boolean): void;
+  /** Thread or Activity beside the open member. */
+  setPane(pane: D.MemberPane): void;
+  /** Opens a member's thread with one message brought into view (from the needs queue). */
+  openMessage(team: string, member: string, id: string): void;
+  clearFocus(): void;
+  retryActivity(team: string): void;
+  retryTimeline(team: string, member: string): void;
+  retryTasks(team: string): void;
+  retryNeeds(): void;
+  /** Loads a team's members without opening the team (the needs queue's "Send to…"). */
+  loadRoster(team: string): void;
   setFeedFilter(team: string, member: string): void;
   retryThread(team: string, member: string): void;
   retryFeed(team: string): void;
@@ -128,16 +140,66 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
       });
     };
 
+    const ensureActivity = (team: string) => {
+      const s = get();
+      const gen = s.generation;
+      if (s.byTeam[team]?.activityLoaded === gen) return;
+      void once(`activity:${gen}:${team}`, async () => {
+        const r = await call(() => api.getActivity(team));
+        update((x) => (r.ok ? D.applyActivityLoaded(x, team, r.value, gen) : D.applyActivityError(x, team, r.error.message)));
+      });
+    };
+
+    const ensureTimeline = (team: string, member: string) => {
+      const s = get();
+      const gen = s.generation;
+      if (s.byTeam[team]?.timelines[member]?.loaded === gen) return;
+      // Keep this member's timeline events from now on, so none is lost while the load runs.
+      update((x) => D.requestTimeline(x, team, member, gen));
+      void once(`timeline:${gen}:${team}/${member}`, async () => {
+        const r = await call(() => api.getTimeline(team, member));
+        update((x) => (r.ok ? D.applyTimelineLoaded(x, team, member, r.value, gen) : D.applyTimelineError(x, team, member, r.error.message)));
+      });
+    };
+
+    const ensureTasks = (team: string) => {
+      const s = get();
+      const gen = s.generation;
+      if (s.byTeam[team]?.tasksLoaded === gen) return;
+      void once(`tasks:${gen}:${team}`, async () => {
+        const r = await call(() => api.getTasks(team));
+        update((x) => (r.ok ? D.applyTasksLoaded(x, team, r.value, gen) : D.applyTasksError(x, team, r.error.message)));
+      });
+    };
+
+    const ensureNeeds = () => {
+      const s = get();
+      const gen = s.generation;
+      if (s.phase !== 'ready' || s.needsLoaded === gen) return;
+      void once(`needs:${gen}`, async () => {
+        const r = await call(() => api.getNeeds());
+        update((x) => (r.ok ? D.applyNeedsLoaded(x, r.value, gen) : D.applyNeedsError(x, r.error.message)));
+      });
+    };
+
     /** Loads whatever the current selection needs and is not loaded yet. */
     const openSelection = () => {
+      // Needs span every team: loaded once per generation, then kept current by events.
+      ensureNeeds();
       const s = get();
       const team = s.selectedTeam;
       if (!team) return;
       ensureRoster(team);
       // The feed also gives unread counts for members whose threads are not open yet.
       ensureFeed(team);
+      ensureActivity(team);
+      // Small, and its open count shows on the Tasks button.
+      ensureTasks(team);
       const member = s.memberByTeam[team];
-      if (member && s.view === 'thread') ensureThread(team, member);
+      if (member && s.view === 'thread') {
+        if (s.pane === 'activity') ensureTimeline(team, member);
+        else ensureThread(team, member);
+      }
     };
 
     const dispatch = (ev: AppEvent) => {
@@ -196,6 +258,36 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
       openFeed(on = true) {
         update((s) => D.showFeed(s, on));
         openSelection();
+      },
+      openTasks(on = true) {
+        update((s) => D.showTasks(s, on));
+        openSelection();
+      },
+      setPane(pane) {
+        update((s) => D.setPane(s, pane));
+        openSelection();
+      },
+      openMessage(team, member, id) {
+        update((s) => D.focusMessage(s, team, member, id));
+        openSelection();
+      },
+      clearFocus() {
+        update((s) => D.clearFocus(s));
+      },
+      retryActivity(team) {
+        ensureActivity(team);
+      },
+      retryTimeline(team, member) {
+        ensureTimeline(team, member);
+      },
+      retryTasks(team) {
+        ensureTasks(team);
+      },
+      retryNeeds() {
+        ensureNeeds();
+      },
+      loadRoster(team) {
+        ensureRoster(team);
       },
       setFeedFilter(team, member) {
         update((s) => D.setFeedFilter(s, team, member));
