@@ -4,11 +4,14 @@ import { EmptyState } from './components/EmptyState';
 import { FeedView } from './components/FeedView';
 import { MemberHeader } from './components/Header';
 import { JumpPalette } from './components/JumpPalette';
+import { NeedsButton, NeedsPanel } from './components/NeedsPanel';
 import { Roster } from './components/Roster';
 import { SettingsDialog } from './components/SettingsDialog';
 import { StatusBar } from './components/StatusBar';
+import { TasksView } from './components/TasksView';
 import { TeamSwitcher } from './components/TeamSwitcher';
 import { ThreadView } from './components/ThreadView';
+import { TimelineView } from './components/TimelineView';
 import { modKey } from './lib/platform';
 import { useActions, useDeck, useDeckStore } from './state/context';
 import { EMPTY_ROSTER, currentMember, endedWhen, orderedRoster, teamOf, teamUnread } from './state/selectors';
@@ -24,12 +27,13 @@ function useEndedLine(): string | undefined {
   });
 }
 
-function Sidebar() {
+function Sidebar({ needsOpen, onToggleNeeds }: { needsOpen: boolean; onToggleNeeds: () => void }) {
   const description = useDeck((s) => teamOf(s, s.selectedTeam)?.description);
   const ended = useEndedLine();
   return (
     <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950/70">
       <div className="px-3 pt-3 pb-2">
+        <NeedsButton open={needsOpen} onToggle={onToggleNeeds} />
         <TeamSwitcher />
         {ended && (
           <p data-testid="team-ended" className="mt-1.5 px-0.5 text-[11px] leading-snug text-zinc-600 dark:text-zinc-300">
@@ -40,7 +44,7 @@ function Sidebar() {
       </div>
       <Roster />
       <div className="border-t border-zinc-200 px-3 py-2 text-[11px] text-zinc-400 dark:border-zinc-800 dark:text-zinc-500">
-        <kbd>{modKey()}+K</kbd> jump · <kbd>Alt+↑↓</kbd> next member
+        <kbd>{modKey()}+K</kbd> jump · <kbd>Alt+↑↓</kbd> next member · <kbd>{modKey()}+Shift+A</kbd> activity
       </div>
     </aside>
   );
@@ -50,13 +54,19 @@ function Main() {
   const team = useDeck((s) => s.selectedTeam);
   const view = useDeck((s) => s.view);
   const member = useDeck(currentMember);
+  const pane = useDeck((s) => s.pane);
   if (!team) return null;
   if (view === 'feed') return <FeedView team={team} />;
+  if (view === 'tasks') return <TasksView team={team} />;
   if (!member) return <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Loading members…</div>;
   return (
-    <section className="flex min-w-0 flex-1 flex-col" aria-label={`Conversation with ${member}`}>
+    <section className="flex min-w-0 flex-1 flex-col" aria-label={pane === 'activity' ? `${member}’s activity` : `Conversation with ${member}`}>
       <MemberHeader team={team} member={member} />
-      <ThreadView key={`${team}/${member}`} team={team} member={member} />
+      {pane === 'activity' ? (
+        <TimelineView key={`${team}/${member}`} team={team} member={member} />
+      ) : (
+        <ThreadView key={`${team}/${member}`} team={team} member={member} />
+      )}
       <Compose team={team} member={member} />
     </section>
   );
@@ -95,8 +105,9 @@ export function App() {
   const hasTeams = useDeck((s) => s.teams.length > 0);
   const [palette, setPalette] = useState(false);
   const [settings, setSettings] = useState(false);
-  const overlays = useRef({ palette, settings });
-  overlays.current = { palette, settings };
+  const [needs, setNeeds] = useState(false);
+  const overlays = useRef({ palette, settings, needs });
+  overlays.current = { palette, settings, needs };
   useDocumentTitle();
 
   useEffect(() => {
@@ -107,8 +118,27 @@ export function App() {
         setPalette((p) => !p);
         return;
       }
+      const mod = (e.ctrlKey || e.metaKey) && !e.altKey && e.shiftKey;
+      if (mod && e.key.toLowerCase() === 'n') {
+        e.preventDefault();
+        setPalette(false);
+        setSettings(false);
+        setNeeds((n) => !n);
+        return;
+      }
       if (overlays.current.palette || overlays.current.settings) return;
       const s = store.getState();
+      if (overlays.current.needs && e.key === 'Escape') {
+        e.preventDefault();
+        setNeeds(false);
+        return;
+      }
+      if (mod && e.key.toLowerCase() === 'a') {
+        if (!s.selectedTeam || !s.memberByTeam[s.selectedTeam]) return;
+        e.preventDefault();
+        s.actions.setPane(s.view === 'thread' && s.pane === 'activity' ? 'thread' : 'activity');
+        return;
+      }
       if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {
         const team = s.selectedTeam;
         if (!team) return;
@@ -123,6 +153,7 @@ export function App() {
       }
       if (e.key === 'Escape' && !e.defaultPrevented) {
         if (s.view === 'feed') s.actions.openFeed(false);
+        else if (s.view === 'tasks') s.actions.openTasks(false);
         requestAnimationFrame(focusCompose);
       }
     };
@@ -138,7 +169,7 @@ export function App() {
         {phase === 'ready' && !hasTeams && <EmptyState onOpenSettings={() => setSettings(true)} />}
         {phase === 'ready' && hasTeams && (
           <>
-            <Sidebar />
+            <Sidebar needsOpen={needs} onToggleNeeds={() => setNeeds((n) => !n)} />
             <Main />
           </>
         )}
@@ -153,6 +184,7 @@ export function App() {
         />
       )}
       {settings && <SettingsDialog onClose={() => setSettings(false)} />}
+      {needs && phase === 'ready' && hasTeams && <NeedsPanel onClose={() => setNeeds(false)} />}
     </div>
   );
 }

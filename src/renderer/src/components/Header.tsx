@@ -1,11 +1,50 @@
 import type { ReactNode } from 'react';
+import { modKey } from '../lib/platform';
 import { useActions, useDeck } from '../state/context';
-import { currentEntry, isTeamEnded } from '../state/selectors';
+import { currentEntry, isTeamEnded, openTaskCount } from '../state/selectors';
+import { ActivityLine } from './ActivityLine';
 import { PresenceDot, RelTime, STATE_LABEL, STATE_TEXT, useLastSeen, useMemberState } from './bits';
-import { FeedIcon } from './icons';
+import { BoardIcon, FeedIcon } from './icons';
+
+const HEADER_BUTTON =
+  'inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1 text-xs font-medium text-zinc-700 outline-none hover:bg-zinc-100 focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800';
+
+/** Thread | Activity: the member's messages with the user, or its transcript as a timeline. */
+function PaneToggle({ member }: { member: string }) {
+  const { setPane } = useActions();
+  const pane = useDeck((s) => s.pane);
+  const tab = (value: 'thread' | 'activity', label: string) => (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={pane === value}
+      data-testid={`pane-${value}`}
+      onClick={() => setPane(value)}
+      className={`rounded px-2 py-0.5 text-xs font-medium outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 ${
+        pane === value
+          ? 'bg-white text-zinc-900 shadow-xs dark:bg-zinc-700 dark:text-white'
+          : 'text-zinc-500 hover:text-zinc-800 dark:text-zinc-400 dark:hover:text-zinc-200'
+      }`}
+    >
+      {label}
+    </button>
+  );
+  return (
+    <div
+      role="tablist"
+      aria-label={`${member}: thread or activity`}
+      title={`${modKey()}+Shift+A switches`}
+      className="flex shrink-0 items-center gap-0.5 rounded-md bg-zinc-100 p-0.5 dark:bg-zinc-800"
+    >
+      {tab('thread', 'Thread')}
+      {tab('activity', 'Activity')}
+    </div>
+  );
+}
 
 export function MemberHeader({ team, member }: { team: string; member: string }) {
-  const { openFeed } = useActions();
+  const { openFeed, openTasks } = useActions();
+  const openTasksCount = useDeck((s) => openTaskCount(s.byTeam[team]?.tasks));
   const entry = useDeck(currentEntry);
   const state = useMemberState(team, entry);
   const teamEnded = useDeck((s) => isTeamEnded(s, team));
@@ -42,6 +81,9 @@ export function MemberHeader({ team, member }: { team: string; member: string })
           </span>
           {kind && <span className="truncate text-xs text-zinc-500 dark:text-zinc-400">· {kind}</span>}
         </div>
+        <div className="mt-0.5 min-w-0">
+          <ActivityLine team={team} member={member} />
+        </div>
         <div className="mt-0.5 flex min-w-0 items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
           {meta.map((part, i) => (
             <span key={i} className={`flex items-center gap-1.5 ${i === 0 && entry?.cwd ? 'min-w-0' : 'shrink-0'}`}>
@@ -51,15 +93,19 @@ export function MemberHeader({ team, member }: { team: string; member: string })
           ))}
         </div>
       </div>
-      <button
-        type="button"
-        data-testid="feed-button"
-        onClick={() => openFeed(true)}
-        title={`Every message in ${team}`}
-        className="inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1 text-xs font-medium text-zinc-700 outline-none hover:bg-zinc-100 focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800"
-      >
+      <PaneToggle member={member} />
+      <button type="button" data-testid="feed-button" onClick={() => openFeed(true)} title={`Every message in ${team}`} className={HEADER_BUTTON}>
         <FeedIcon width={12} height={12} />
         Feed
+      </button>
+      <button type="button" data-testid="tasks-button" onClick={() => openTasks(true)} title={`The task board of ${team}`} className={HEADER_BUTTON}>
+        <BoardIcon width={12} height={12} />
+        Tasks
+        {openTasksCount > 0 && (
+          <span aria-label={`${openTasksCount} open`} className="rounded-full bg-zinc-200 px-1.5 text-[10px] leading-4 tabular-nums dark:bg-zinc-700">
+            {openTasksCount}
+          </span>
+        )}
       </button>
     </header>
   );

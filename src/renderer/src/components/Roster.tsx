@@ -2,8 +2,9 @@ import { memo } from 'react';
 import type { RosterEntry } from '../../../shared/types';
 import { useActions, useDeck } from '../state/context';
 import { EMPTY_ROSTER, isTeamEnded, orderedRoster } from '../state/selectors';
+import { ActivityLine } from './ActivityLine';
 import { PresenceDot, useLastSeen, useMemberState } from './bits';
-import { FeedIcon } from './icons';
+import { BoardIcon, FeedIcon } from './icons';
 
 const MemberRow = memo(function MemberRow({ team, entry, selected, ended }: { team: string; entry: RosterEntry; selected: boolean; ended: boolean }) {
   const { openMember } = useActions();
@@ -27,23 +28,30 @@ const MemberRow = memo(function MemberRow({ team, entry, selected, ended }: { te
         aria-current={selected ? 'page' : undefined}
         title={tooltip}
         onClick={() => openMember(team, entry.name)}
-        className={`group flex w-full items-center gap-2.5 rounded-md px-2.5 py-1.5 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 ${
+        className={`group flex w-full items-start gap-2.5 rounded-md px-2.5 py-1.5 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 ${
           selected
             ? 'bg-indigo-50 text-zinc-950 dark:bg-indigo-500/15 dark:text-white'
             : 'text-zinc-700 hover:bg-zinc-200/60 dark:text-zinc-300 dark:hover:bg-zinc-800'
         }`}
       >
-        <PresenceDot name={entry.name} state={state} title={`${state} · ${seen}`} />
-        <span className={`min-w-0 truncate ${unread ? 'font-semibold' : ''} ${entry.inConfig ? '' : 'italic'} ${state === 'terminated' ? 'text-zinc-500 dark:text-zinc-500' : ''}`}>
-          {entry.name}
+        <span className="mt-[5px] flex">
+          <PresenceDot name={entry.name} state={state} title={`${state} · ${seen}`} />
         </span>
-        {entry.isLead && (
-          <span className="rounded bg-zinc-200/80 px-1 text-[10px] font-medium tracking-wide text-zinc-600 uppercase dark:bg-zinc-700/70 dark:text-zinc-300">
-            lead
+        <span className="flex min-w-0 flex-1 flex-col">
+          <span className="flex min-w-0 items-center gap-2.5">
+            <span className={`min-w-0 truncate ${unread ? 'font-semibold' : ''} ${entry.inConfig ? '' : 'italic'} ${state === 'terminated' ? 'text-zinc-500 dark:text-zinc-500' : ''}`}>
+              {entry.name}
+            </span>
+            {entry.isLead && (
+              <span className="rounded bg-zinc-200/80 px-1 text-[10px] font-medium tracking-wide text-zinc-600 uppercase dark:bg-zinc-700/70 dark:text-zinc-300">
+                lead
+              </span>
+            )}
+            {/* In an ended team everyone is gone: the team's own line says so once, not every row. */}
+            {state === 'terminated' && !ended && <span className="text-[11px] text-zinc-500 dark:text-zinc-500">Terminated</span>}
           </span>
-        )}
-        {/* In an ended team everyone is gone: the team's own line says so once, not every row. */}
-        {state === 'terminated' && !ended && <span className="text-[11px] text-zinc-500 dark:text-zinc-500">Terminated</span>}
+          {!ended && <ActivityLine team={team} member={entry.name} short />}
+        </span>
         {unread > 0 && (
           <span
             data-testid={`unread-${entry.name}`}
@@ -59,13 +67,14 @@ const MemberRow = memo(function MemberRow({ team, entry, selected, ended }: { te
 });
 
 export function Roster() {
-  const { openFeed } = useActions();
+  const { openFeed, openTasks } = useActions();
   const team = useDeck((s) => s.selectedTeam);
   const roster = useDeck((s) => orderedRoster((team && s.byTeam[team]?.roster) || EMPTY_ROSTER));
   const loaded = useDeck((s) => !!(team && s.byTeam[team]?.roster));
   const error = useDeck((s) => (team ? s.byTeam[team]?.rosterError : undefined));
   const selected = useDeck((s) => (team && s.view === 'thread' ? s.memberByTeam[team] : undefined));
   const feedOpen = useDeck((s) => s.view === 'feed');
+  const tasksOpen = useDeck((s) => s.view === 'tasks');
   const ended = useDeck((s) => isTeamEnded(s, team));
   if (!team) return null;
   return (
@@ -81,6 +90,18 @@ export function Roster() {
       >
         <FeedIcon className="text-zinc-500" />
         Team feed
+      </button>
+      <button
+        type="button"
+        data-testid="open-tasks"
+        onClick={() => openTasks(!tasksOpen)}
+        aria-current={tasksOpen ? 'page' : undefined}
+        className={`-mt-1.5 mb-2 flex w-full items-center gap-2.5 rounded-md px-2.5 py-1.5 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 ${
+          tasksOpen ? 'bg-indigo-50 dark:bg-indigo-500/15 dark:text-white' : 'text-zinc-700 hover:bg-zinc-200/60 dark:text-zinc-300 dark:hover:bg-zinc-800'
+        }`}
+      >
+        <BoardIcon className="text-zinc-500" />
+        Tasks
       </button>
       <div className="flex items-baseline justify-between px-2.5 pb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">
         <span>Members</span>

@@ -10,6 +10,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [teamsDir, setTeamsDir] = useState(settings.teamsDir);
   const [idle, setIdle] = useState(String(settings.idleMinutes));
   const [notifications, setNotifications] = useState(settings.notifications);
+  const [needsNotifications, setNeedsNotifications] = useState(settings.needsNotifications ?? true);
   const [senderName, setSenderName] = useState(settings.senderName ?? DEFAULT_SENDER_NAME);
   const nameProblem = senderNameProblem(senderName);
   const [error, setError] = useState<string>();
@@ -25,7 +26,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     if (nameProblem) return;
     setBusy(true);
     setError(undefined);
-    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications, senderName });
+    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications, needsNotifications, senderName });
     setBusy(false);
     if (err) setError(err);
     else onClose();
@@ -108,6 +109,19 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         <label className="mt-4 flex items-center gap-2 text-sm text-zinc-800 dark:text-zinc-200">
           <input type="checkbox" checked={notifications} onChange={(e) => setNotifications(e.target.checked)} className="accent-indigo-600" />
           Notify me of new messages while the window is in the background
+        </label>
+        <label className="mt-2 flex items-start gap-2 text-sm text-zinc-800 dark:text-zinc-200">
+          <input
+            type="checkbox"
+            data-testid="settings-needs-notifications"
+            checked={needsNotifications}
+            onChange={(e) => setNeedsNotifications(e.target.checked)}
+            className="mt-1 accent-indigo-600"
+          />
+          <span>
+            Desktop notifications for needs
+            <span className="block text-xs text-zinc-500 dark:text-zinc-400">A permission prompt, a plan to approve or a stuck message in any team.</span>
+          </span>
         </label>
         {error && (
           <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">

@@ -29,6 +29,8 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
   const ended = useDeck((s) => isTeamEnded(s, team));
   const items = useMemo(() => threadItems(messages), [messages]);
   const [rawOpen, toggleRaw] = useToggleSet();
+  // A message opened from the needs queue: brought into view and marked for a moment.
+  const focusId = useDeck((s) => (s.focus && s.focus.team === team && s.focus.member === member ? s.focus.id : undefined));
 
   const virtuoso = useRef<VirtuosoHandle>(null);
   const atBottom = useRef(true);
@@ -92,15 +94,42 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
     opening.current = false;
   }, []);
 
+  const focusIndex = focusId === undefined ? -1 : items.findIndex((it) => it.kind === 'message' && it.message.id === focusId);
+  const focusedOnce = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (focusId === undefined || focusIndex < 0 || focusedOnce.current === focusId) return;
+    focusedOnce.current = focusId;
+    opening.current = false;
+    // After the list has laid out its first rows.
+    requestAnimationFrame(() => virtuoso.current?.scrollToIndex({ index: focusIndex, align: 'center' }));
+  }, [focusId, focusIndex]);
+  const focusFound = focusIndex >= 0;
+  useEffect(() => {
+    if (focusId === undefined || !focusFound) return;
+    const t = setTimeout(() => actions.clearFocus(), 4000);
+    return () => clearTimeout(t);
+  }, [focusId, focusFound, actions]);
+
   const openLink = actions.openExternal;
   const renderItem = useCallback(
     (_: number, item: ThreadItem) => {
       if (item.kind === 'day') return <DaySeparator time={item.time} />;
       const m = item.message;
+      if (m.id === focusId) {
+        return (
+          <div data-testid="focused-message" className="mx-3 rounded-xl bg-amber-100/60 ring-2 ring-amber-400/70 dark:bg-amber-500/10 dark:ring-amber-400/50">
+            {m.frame ? (
+              <FrameEvent message={m} owner={member} lead={lead} raw={rawOpen.has(m.id)} onToggleRaw={toggleRaw} testid={`msg-${m.id}`} />
+            ) : (
+              <Bubble message={m} team={team} lead={lead} grouped={false} showTime onOpenLink={openLink} />
+            )}
+          </div>
+        );
+      }
       if (m.frame) return <FrameEvent message={m} owner={member} lead={lead} raw={rawOpen.has(m.id)} onToggleRaw={toggleRaw} testid={`msg-${m.id}`} />;
       return <Bubble message={m} team={team} lead={lead} grouped={item.grouped} showTime={item.groupEnd} onOpenLink={openLink} />;
     },
-    [team, member, lead, rawOpen, toggleRaw, openLink],
+    [team, member, lead, rawOpen, toggleRaw, openLink, focusId],
   );
 
   if (error && !loaded) {

@@ -107,3 +107,63 @@ export const BanIcon = (p: P) => (
     <path d="M3.8 12.2l8.4-8.4" />
   </Svg>
 );
+/** A tool call in flight. */
+export const ToolIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M10.2 2.3a3.3 3.3 0 0 0-3.9 4.4L2.4 10.6a1.3 1.3 0 0 0 1.9 1.9l3.9-3.9a3.3 3.3 0 0 0 4.4-3.9l-2 2-1.6-.4-.4-1.6z" />
+  </Svg>
+);
+/** Waiting on the human. */
+export const HandIcon = (p: P) => (
+  <Svg {...p}>
+    <circle cx="8" cy="8" r="6" />
+    <path d="M8 4.8v3.6M8 10.9v.1" />
+  </Svg>
+);
+export const MoonIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M13 9.6A5.5 5.5 0 0 1 6.4 3a5.5 5.5 0 1 0 6.6 6.6z" />
+  </Svg>
+);
+export const PowerIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M8 2v5.5" />
+    <path d="M4.6 4.3a5 5 0 1 0 6.8 0" />
+  </Svg>
+);
+export const QuestionIcon = (p: P) => (
+  <Svg {...p}>
+    <circle cx="8" cy="8" r="6" />
+    <path d="M6.3 6.3a1.8 1.8 0 1 1 2.4 1.7c-.5.2-.7.6-.7 1.1v.2M8 11.3v.1" />
+  </Svg>
+);
+/** The task board. */
+export const BoardIcon = (p: P) => (
+  <Svg {...p}>
+    <rect x="2" y="2.5" width="12" height="11" rx="1.5" />
+    <path d="M6 2.5v11M10 2.5v11" />
+  </Svg>
+);
+/** The needs-you queue. */
+export const BellIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M4 11V7.5a4 4 0 0 1 8 0V11l1 1.5H3z" />
+    <path d="M6.5 14h3" />
+  </Svg>
+);
+/** A member's activity (its transcript as a timeline). */
+export const PulseIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M1.5 8h3l1.5-4 3 8 1.5-4h4" />
+  </Svg>
+);
+export const ChevronRightIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M6 4l4 4-4 4" />
+  </Svg>
+);
+export const CloseIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M4 4l8 8M12 4l-8 8" />
+  </Svg>
+);
