@@ -59,3 +59,15 @@ export function messageJson(m: ThreadMessage): Record<string, unknown> {
   if (m.frame) o.frame = m.frame.type;
   return o;
 }
+
+/** "42 s", "3 min", "2 h 5 min", "3 d": how long something has lasted. */
+export function duration(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86_400) {
+    const m = Math.floor((s % 3600) / 60);
+    return `${Math.floor(s / 3600)} h${m ? ` ${m} min` : ''}`;
+  }
+  return `${Math.floor(s / 86_400)} d`;
+}

@@ -2,12 +2,15 @@
 import { COMMON_HELP, parseCommandArgs, UsageError } from './args.js';
 import { EXIT, type Command, type ParsedCommand } from './command.js';
 import { processIo, type Io } from './io.js';
+import { activityCommand } from './commands/activity.js';
 import { demoCommand } from './commands/demo.js';
 import { genCommand } from './commands/gen.js';
 import { rosterCommand } from './commands/roster.js';
+import { needsCommand } from './commands/needs.js';
 import { sendCommand } from './commands/send.js';
 import { simCommand } from './commands/sim.js';
 import { tailCommand } from './commands/tail.js';
+import { tasksCommand } from './commands/tasks.js';
 import { teamsCommand } from './commands/teams.js';
 import { threadCommand } from './commands/thread.js';
 import { watchCommand } from './commands/watch.js';
@@ -24,6 +27,9 @@ export const COMMANDS: readonly Command[] = [
   teamsCommand,
   rosterCommand,
   threadCommand,
+  activityCommand,
+  tasksCommand,
+  needsCommand,
   sendCommand,
   tailCommand,
   watchCommand,
