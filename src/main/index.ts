@@ -16,7 +16,7 @@ import { parseAppArgs } from './args.js';
 import { startDemoTeam } from './host/demo-team.js';
 import { registerIpc } from './ipc.js';
 import { menuTemplate } from './menu.js';
-import { replyNotice } from './notifications.js';
+import { needNotices, replyNotice } from './notifications.js';
 import {
   CONTENT_SECURITY_POLICY,
   devContentSecurityPolicy,
@@ -51,6 +51,7 @@ let handlers: ApiHandlers | undefined;
 let settings: SettingsStore | undefined;
 const startedAt = Date.now();
 const notified = new Set<string>();
+const knownNeeds = new Set<string>();
 
 function showWindow(): void {
   if (!win || win.isDestroyed()) return;
@@ -117,8 +118,15 @@ async function start(): Promise<void> {
       since: startedAt,
       seen: notified,
     });
-    if (notice && Notification.isSupported()) {
-      const n = new Notification({ title: notice.title, body: notice.body });
+    const needs = needNotices(event, {
+      focused: !!win && !win.isDestroyed() && win.isFocused(),
+      enabled: settings?.get().needsNotifications ?? false,
+      known: knownNeeds,
+      since: startedAt,
+    });
+    if (!Notification.isSupported()) return;
+    for (const shown of [...(notice ? [notice] : []), ...needs]) {
+      const n = new Notification({ title: shown.title, body: shown.body });
       n.on('click', showWindow);
       n.show();
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppEvent } from '../shared/contract.js';
-import type { ThreadMessage } from '../shared/types.js';
-import { replyNotice, type NoticeContext } from './notifications.js';
+import type { NeedItem, ThreadMessage } from '../shared/types.js';
+import { needNotices, replyNotice, type NeedNoticeContext, type NoticeContext } from './notifications.js';
 
 const msg = (over: Partial<ThreadMessage> = {}): AppEvent => ({
   type: 'message',
@@ -36,5 +36,31 @@ describe('replyNotice', () => {
 
   it('shortens long bodies', () => {
     expect(replyNotice(msg({ text: 'x'.repeat(500) }), ctx())!.body.length).toBeLessThanOrEqual(180);
+  });
+});
+
+describe('needNotices', () => {
+  const need = (over: Partial<NeedItem> = {}): NeedItem => ({ id: 'permission:t:writer', kind: 'permission', team: 't', member: 'writer', title: 'writer waits for a permission answer: Bash npm test', detail: "Answer it in the lead's terminal (team-lead).", since: 2_000, ...over });
+  const nctx = (over: Partial<NeedNoticeContext> = {}): NeedNoticeContext => ({ focused: false, enabled: true, known: new Set(), since: 1_000, ...over });
+  const ev = (...needs: NeedItem[]): AppEvent => ({ type: 'needs', needs });
+
+  it('announces each new need once while it lasts, and again when it comes back', () => {
+    const c = nctx();
+    expect(needNotices(ev(need()), c)).toEqual([{ title: 't needs you', body: "writer waits for a permission answer: Bash npm test. Answer it in the lead's terminal (team-lead).", team: 't', needId: 'permission:t:writer' }]);
+    expect(needNotices(ev(need(), need({ id: 'plan:t:1', kind: 'plan-approval', title: 'plan', detail: undefined })), c).map((n) => n.needId)).toEqual(['plan:t:1']);
+    expect(needNotices(ev(need()), c)).toEqual([]);
+    expect(needNotices(ev(), c)).toEqual([]);
+    expect(needNotices(ev(need()), c)).toHaveLength(1);
+  });
+
+  it('stays quiet when disabled or focused (yet remembers what it saw), for needs older than the start, and for other events', () => {
+    const c = nctx({ enabled: false });
+    expect(needNotices(ev(need()), c)).toEqual([]);
+    c.enabled = true;
+    expect(needNotices(ev(need()), c)).toEqual([]);
+    expect(needNotices(ev(need({ id: 'x' })), nctx({ focused: true }))).toEqual([]);
+    expect(needNotices(ev(need({ since: 10 })), nctx())).toEqual([]);
+    expect(needNotices({ type: 'queued-count', count: 1 }, nctx())).toEqual([]);
+    expect(needNotices(ev(need({ title: 'y'.repeat(500) })), nctx())[0]!.body.length).toBeLessThanOrEqual(180);
   });
 });
