@@ -142,6 +142,8 @@ export function FeedView({ team }: { team: string }) {
                 {r.name}
               </option>
             ))}
+            {/* An inbox nobody reads (opened from the needs queue) may have no roster entry. */}
+            {filter && filter !== 'user' && !roster.some((r) => r.name === filter) && <option value={filter}>{filter}</option>}
           </select>
           <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 text-zinc-400" width={12} height={12} />
         </label>

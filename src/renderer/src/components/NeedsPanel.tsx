@@ -34,7 +34,7 @@ function Waited({ since }: { since: number }) {
 }
 
 /** The orphan inbox's "Send to…": the team's members, one click away from a compose box to them. */
-function SendToPicker({ team, inbox, onPick }: { team: string; inbox: string; onPick: (member: string) => void }) {
+function SendToPicker({ team, inbox, count, onPick, onRead }: { team: string; inbox: string; count: number; onPick: (member: string) => void; onRead: () => void }) {
   const actions = useActions();
   const roster = useDeck((s) => s.byTeam[team]?.roster);
   useEffect(() => {
@@ -44,8 +44,10 @@ function SendToPicker({ team, inbox, onPick }: { team: string; inbox: string; on
   return (
     <div data-testid="send-to" className="mt-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-700">
       <p className="mb-1.5 text-[11px] text-zinc-500 dark:text-zinc-400">
-        Who was it meant for? Teamdeck opens your compose box to them; it does not have the stranded messages’ text yet, so read them in{' '}
-        <span className="font-mono">inboxes/{inbox}.json</span> and write what should reach them.
+        Who was it meant for? Teamdeck opens your compose box to them, for you to write what should reach them.{' '}
+        <button type="button" data-testid="send-to-read" onClick={onRead} className="md-link">
+          Read the {count === 1 ? 'stranded message' : `${count} stranded messages`} in the feed
+        </button>
       </p>
       {!members ? (
         <p className="text-xs text-zinc-500">Loading members…</p>
@@ -109,7 +111,21 @@ const NeedRow = memo(function NeedRow({ need, onDone }: { need: NeedItem; onDone
         </button>
         {need.kind === 'permission' && <span className="text-[11px] text-zinc-500 dark:text-zinc-400">Teamdeck cannot answer it for you: the prompt is in the lead’s terminal.</span>}
       </div>
-      {picking && target.kind === 'pick' && <SendToPicker team={target.team} inbox={need.orphan?.inbox ?? ''} onPick={(m) => openThread(target.team, m)} />}
+      {picking && target.kind === 'pick' && (
+        <SendToPicker
+          team={target.team}
+          inbox={need.orphan?.inbox ?? ''}
+          count={need.orphan?.messages ?? 0}
+          onPick={(m) => openThread(target.team, m)}
+          onRead={() => {
+            // The feed keeps what was written to the inbox nobody reads: narrowed to it.
+            actions.openTeam(target.team);
+            actions.setFeedFilter(target.team, need.orphan?.inbox ?? '');
+            actions.openFeed(true);
+            onDone();
+          }}
+        />
+      )}
     </li>
   );
 });

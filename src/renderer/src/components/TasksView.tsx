@@ -148,8 +148,8 @@ export function TasksView({ team }: { team: string }) {
             <li key={p.file} data-testid="task-problem" className="flex items-start gap-1.5">
               <WarningIcon width={12} height={12} className="mt-0.5 shrink-0" />
               <span className="break-words">
-                <span className="font-mono font-medium">{p.file.split('/').pop()}</span> does not parse and is left out: {p.message.replace(/[.\s]+$/, '')}.{' '}
-                <span className="opacity-75">({p.file})</span>
+                <span className="font-mono font-medium">{p.file.split('/').pop()}</span>: {p.message.replace(/[.\s]+$/, '')}; the other tasks still show.{' '}
+                <span className="font-mono opacity-75">~/.claude/{p.file}</span>
               </span>
             </li>
           ))}

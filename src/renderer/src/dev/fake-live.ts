@@ -137,7 +137,7 @@ export function createFakeLive(opts: FakeLiveOptions, refs: LiveSeedRefs): FakeL
       task('3', 'Run the e2e suite', 'pending', { owner: 'tester', blockedBy: ['2'], description: 'All 12 specs, twice; report flaky ones separately.' }),
       task('4', 'Check the remember-me cookie', 'pending', { description: 'Does logout clear it? Should it?' }),
     ],
-    problems: [{ kind: 'config', file: `../tasks/${LIVE_TEAM}/5.json`, message: 'Unexpected end of JSON input' }],
+    problems: [{ kind: 'config', file: `tasks/${LIVE_TEAM}/5.json`, message: 'not valid JSON' }],
   });
   boards.set('session-40c1f2aa', { team: 'session-40c1f2aa', list: 'session-40c1f2aa', exists: true, tasks: [], problems: [] });
 

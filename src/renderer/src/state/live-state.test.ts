@@ -167,6 +167,7 @@ describe('needs', () => {
     expect(needTarget(s, need('q', T0, { kind: 'plan-approval', member: 'researcher' }))).toEqual({ kind: 'thread', team: 'a', member: 'researcher' });
     expect(needTarget(s, need('t', T0, { kind: 'stuck-taken', messageId: 'm1' }))).toEqual({ kind: 'message', team: 'a', member: 'researcher', id: 'm1' });
     expect(needTarget(s, need('i', T0, { kind: 'idle-with-mail', member: 'tester' }))).toEqual({ kind: 'thread', team: 'a', member: 'tester' });
+    expect(needTarget(s, need('j', T0, { kind: 'idle-with-mail', member: 'tester', messageId: 'm9' }))).toEqual({ kind: 'message', team: 'a', member: 'tester', id: 'm9' });
     const orphan = needTarget(s, need('o', T0, { kind: 'orphan-inbox', orphan: { inbox: 'ghost', messages: 2 } }));
     expect(orphan).toEqual({ kind: 'pick', team: 'a' });
     expect(needActionLabel(orphan)).toBe('Send to…');

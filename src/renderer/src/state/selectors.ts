@@ -246,6 +246,8 @@ export function needTarget(s: Pick<DeckState, 'byTeam'>, n: NeedItem): NeedTarge
     case 'orphan-inbox':
       return { kind: 'pick', team: n.team };
     default:
+      // Idle with mail, plan approvals: the member's thread, at the message concerned when there is one.
+      if (n.messageId && n.member) return { kind: 'message', team: n.team, member: n.member, id: n.messageId };
       return { kind: 'thread', team: n.team, member: n.member ?? leadOf(s, n.team) };
   }
 }
