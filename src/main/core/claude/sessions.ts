@@ -128,6 +128,8 @@ export class LeadSessionReader {
 
   /** The lead's session as of now, or the last good copy when the file cannot be read whole. */
   async read(pid?: number): Promise<LeadSession | undefined> {
+    // The folder itself must be a real folder: a link to one is never followed.
+    if (!(await lstat(this.sessionsDir).then((st) => st.isDirectory(), () => false))) return this.forget();
     const candidates = pid !== undefined ? [join(this.sessionsDir, `${pid}.json`)] : [];
     if (this.path && !candidates.includes(this.path)) candidates.unshift(this.path);
     for (const p of candidates) {
