@@ -2,10 +2,13 @@
 // (inboxes/ghost.json on a simulated current-era team) show as an item with how long they have
 // waited; Ctrl/Cmd+Shift+N opens the queue and Esc closes it; the stranded messages can be read
 // in the feed; "Send to…" picks the member they were meant for and opens the normal compose box
-// to it; when the inbox is emptied the item clears itself and the count goes away.
-import { writeFile } from 'node:fs/promises';
+// to it; when the inbox is emptied the item clears itself and the count goes away. A teammate's
+// tool call that waits for a permission answer (the lead's sessions file says `waiting`) is an
+// item that opens the lead's thread, and the members' activity lines say who waits.
+import { readFile, writeFile } from 'node:fs/promises';
 import { startSimulation, type Simulation } from '../src/sim/main.js';
 import { test, expect, iso, sentRow } from './fixtures.js';
+import { teammateTranscriptPath, toolRows } from './helpers/claude-rows.js';
 
 let sim: Simulation | undefined;
 test.afterEach(async () => {
@@ -72,5 +75,47 @@ test('an orphan inbox in the needs queue: waited for, sent on to the right membe
   await page.getByTestId('needs-button').click();
   await expect(page.getByTestId('needs-empty')).toContainText('Nothing needs you right now.');
   await page.screenshot({ path: testInfo.outputPath('needs-empty.png') });
+  expect(deck.pageProblems).toEqual([]);
+});
+
+/** Rewrites the lead's sessions file in place, as Claude does on every status change. */
+async function setLeadStatus(sim: Simulation, patch: Record<string, unknown>): Promise<void> {
+  const path = sim.lead!.sessionFile;
+  const body = JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
+  await writeFile(path, JSON.stringify({ ...body, ...patch }));
+}
+
+test('a permission prompt in the lead’s terminal: who waits, for what, and where to answer', async ({ page, deck }, testInfo) => {
+  sim = await startSimulation({ teamsDir: deck.teamsDir, era: 'current', members: ['researcher'], pollMs: 100, leadPollMs: 200, workMs: [200, 300], seed: 42 });
+  await deck.open(page);
+  await expect(page.getByTestId('roster-activity-researcher')).toHaveAttribute('data-kind', 'idle');
+  const path = await teammateTranscriptPath(sim, 'researcher');
+  const rows = toolRows(sim, path!);
+  const now = Date.now();
+  const call = await rows.call('Bash', { command: 'rm -rf build/', description: 'Clean the build' }, now - 2_000);
+  await setLeadStatus(sim, { status: 'waiting', waitingFor: 'permission prompt', updatedAt: now - 1_500, statusUpdatedAt: now - 1_500 });
+
+  await expect(page.getByTestId('needs-count')).toHaveText('1');
+  await expect(page.getByTestId('roster-activity-researcher')).toContainText('needs permission');
+  await page.getByTestId('needs-button').click();
+  const item = page.getByTestId('needs-panel').locator('[data-testid="need"][data-kind="permission"]');
+  await expect(item.getByTestId('need-title')).toContainText('researcher waits for a permission answer');
+  await expect(item.getByTestId('need-title')).toContainText('rm -rf build/');
+  await page.screenshot({ path: testInfo.outputPath('needs-permission.png') });
+
+  // The answer is given in the lead's terminal: the item opens the lead's thread.
+  await item.getByTestId('need-action').click();
+  await expect(page.getByTestId('thread')).toHaveAttribute('data-member', 'team-lead');
+  await expect(page.getByTestId('activity-line')).toHaveAttribute('data-kind', 'waiting');
+  await expect(page.getByTestId('activity-line')).toContainText("waiting for a permission answer in the lead's terminal");
+  await page.getByTestId('member-researcher').click();
+  await expect(page.getByTestId('activity-line')).toContainText("waiting for a permission answer in the lead's terminal");
+  await page.screenshot({ path: testInfo.outputPath('activity-waiting.png') });
+
+  // Answered: the lead is busy again, the tool ran; the item clears and the member works on.
+  await setLeadStatus(sim, { status: 'busy', waitingFor: undefined, updatedAt: Date.now(), statusUpdatedAt: Date.now() });
+  await rows.result(call, '', Date.now());
+  await expect(page.getByTestId('needs-count')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.getByTestId('activity-line')).not.toHaveAttribute('data-kind', 'waiting');
   expect(deck.pageProblems).toEqual([]);
 });
