@@ -10,6 +10,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   send: () => benchSend(),
   burst: () => benchBurst(),
   journal: () => benchJournal(),
+  activity: async () => (await import('./activity.js')).benchActivity(),
   // The browser scenarios load Playwright and the host only when they run.
   'reply-visible': async () => (await import('./reply.js')).benchReplyVisible(),
   'big-inbox': async () => (await import('./big-inbox.js')).benchBigInbox(),

@@ -180,6 +180,8 @@ const SUBAGENT_FILE = /^agent-a(.+)-[0-9a-f]{16}\.jsonl$/;
 export class TranscriptWatch {
   private projectDir: string | undefined;
   private tails = new Map<string, { tail: JsonlTail; agent: string | undefined; prompts: string[] }>();
+  /** The subagents folder as last listed (inode and mtime). */
+  private subagentsSeen = '';
 
   constructor(
     private readonly configDir: string,
@@ -240,8 +242,14 @@ export class TranscriptWatch {
     const sub = join(dir, this.leadSessionId, 'subagents');
     let names: string[];
     try {
-      if (!(await isDir(sub))) return;
+      const st = await lstat(sub);
+      if (!st.isDirectory()) return;
+      // A folder that gained no entry since the last listing has no new transcript. A listing
+      // made right after a change is not trusted (mtimes are coarse): it is made again.
+      const sig = `${st.ino}:${st.mtimeMs}`;
+      if (sig === this.subagentsSeen) return;
       names = await readdir(sub);
+      this.subagentsSeen = Date.now() - st.mtimeMs > 1_000 ? sig : '';
     } catch {
       return;
     }
