@@ -132,3 +132,47 @@ describe('teamdeck needs', () => {
     expect(JSON.parse((await run(['needs', '--json'])).stdout)).toEqual([]);
   });
 });
+
+describe('beside a running engine (teamdeck watch owns the state dir)', () => {
+  it('activity, tasks and needs go through its socket and answer the same shapes', async () => {
+    await liveCapturedTeam(config, { config: 4, session: 11 });
+    await writeFile(join(config, 'tasks', TEAM, '1.json'), JSON.stringify({ id: '1', subject: 'Ship', description: '', status: 'pending', blocks: [], blockedBy: [] }));
+    const env = { ...process.env };
+    delete env.TEAMDECK_TEAMS_DIR;
+    delete env.TEAMDECK_STATE_DIR;
+    delete env.CLAUDE_CONFIG_DIR;
+    const watch = spawn(process.execPath, [BIN, 'watch', '--json', '--teams-dir', join(config, 'teams'), '--state-dir', join(dir, 'state')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const closed = new Promise((r) => watch.on('close', r));
+    try {
+      let err = '';
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`watch did not start: ${err}`)), 45_000);
+        watch.stderr.setEncoding('utf8').on('data', (c: string) => {
+          err += c;
+          if (err.includes('Ctrl-C to stop')) {
+            clearTimeout(timer);
+            resolve();
+          }
+        });
+      });
+      const activity = await run(['activity', '--team', TEAM, '--json']);
+      expect(activity.code, activity.stderr).toBe(0);
+      expect((JSON.parse(activity.stdout) as MemberActivity[]).map((a) => [a.member, a.kind])).toEqual([
+        ['team-lead', 'idle'],
+        ['researcher', 'idle'],
+        ['writer', 'shut-down'],
+      ]);
+      const tasks = await run(['tasks', '--team', TEAM, '--json']);
+      expect(tasks.code, tasks.stderr).toBe(0);
+      expect((JSON.parse(tasks.stdout) as TaskBoard).tasks.map((t) => t.subject)).toEqual(['Ship']);
+      const needs = await run(['needs', '--json']);
+      expect(needs.code, needs.stderr).toBe(0);
+      expect(JSON.parse(needs.stdout)).toEqual([]);
+      // Through the socket, not a throwaway engine of its own.
+      expect(activity.stderr).not.toContain('note:');
+    } finally {
+      watch.kill('SIGINT');
+      await closed;
+    }
+  });
+});
