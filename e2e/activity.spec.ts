@@ -29,9 +29,9 @@ test('a teammate at work: the activity line ticks, and its Activity view follows
 
   const rows = toolRows(sim, path!);
   const now = Date.now();
-  const read = await rows.call('Read', { file_path: `${sim.lead!.cwd}/src/logout.ts` }, now - 70 * SEC, 'I will start with the logout handler.');
+  const read = await rows.call('Read', { file_path: `${sim.lead!.cwd}/src/logout.ts` }, now - 45 * SEC, 'I will start with the logout handler.');
   const file = Array.from({ length: 30 }, (_, i) => `${String(i + 1).padStart(4)}\texport const step${i} = () => refresh(${i});`).join('\n');
-  await rows.result(read, file, now - 69 * SEC);
+  await rows.result(read, file, now - 44 * SEC);
   const bash = await rows.call('Bash', { command: 'npm test', description: 'Run the tests' }, now - 42 * SEC);
 
   const line = page.getByTestId('activity-line');

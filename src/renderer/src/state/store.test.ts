@@ -246,6 +246,14 @@ describe('activity, timelines, tasks and needs over the fake host', () => {
     await vi.waitFor(() => expect(threadOf(store.getState().byTeam[live]?.messages ?? [], 'researcher').some((m) => m.id === stuck.messageId)).toBe(true));
   });
 
+  it('saves the needs-notifications setting with the others', async () => {
+    const { store, actions } = setup();
+    await actions.start();
+    expect(store.getState().settings.needsNotifications).toBe(true);
+    expect(await actions.saveSettings({ needsNotifications: false })).toBeUndefined();
+    expect(store.getState().settings).toMatchObject({ needsNotifications: false, notifications: true });
+  });
+
   it('an ended team: everyone shut down, its needs gone', async () => {
     const { api, store, actions } = setup({ stepMs: 0 });
     await actions.start();
