@@ -9,9 +9,11 @@
 // Teamdeck showed, with times; the table goes to test-results/claude-activity.md.
 //
 // Times: a `teamdeck` call spends about a second starting (Node + tsx) before it asks the
-// engine. So "shown within N s" is checked as: no call that ended more than N s (+150 ms, see
-// missedAfter) after the event still missed it, with two pollers staggered so that a call ends
-// every half call; the first call that showed it gives an upper bound, printed.
+// engine, so a command alone cannot show anything sooner than that. "Shown within N s" is
+// checked twice: the engine's own push (an activity, needs or tasks event on its socket, to the
+// millisecond) came within N s of the change reaching Claude's file; and no command call that
+// ended more than N s (+150 ms, see missedAfter) after the change still missed it. The first
+// call that showed it is printed with where it ran relative to the change.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,7 +41,9 @@ import {
 } from './harness/activity-cli.js';
 import { LEAD_TOKEN } from './harness/api-standin.js';
 import { CLAUDE_CODE_VERSION } from './harness/binary.js';
+import { listenToEngine, type EngineEvent, type EngineListener } from './harness/engine-events.js';
 import { isFrame, isIdleFrom } from './harness/entries.js';
+import type { SeenEntry } from './harness/observer.js';
 import { directiveScript, newToolResults, text as textBlock, type ApiRequest, type Script } from './harness/script.js';
 import { startTeam, type Team } from './harness/team.js';
 import { startWatch, teamdeckCli, type TeamdeckCli, type WatchEngine } from './harness/teamdeck-cli.js';
@@ -53,11 +57,17 @@ const NEED_WITHIN_MS = 2_000;
 const TASKS_WITHIN_MS = 1_000;
 /** No bound was asked for the turn's end; this one only catches an engine that never notices. */
 const IDLE_WITHIN_MS = 5_000;
-const POLL = { pollers: 2, staggerMs: 500 };
+/** One call at a time: on two cores, parallel calls only slow each other (and Claude) down. */
+const POLL = { pollers: 1 };
 
 const hasText = (t: string) => (r: ApiRequest) => r.newText.includes(t);
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const at = (iso: string | undefined) => (iso ? Date.parse(iso) : NaN);
+/** An engine push's delay: the test's samplers look every 5-10 ms, so a push can even come first. */
+const lat = (ms: number) => (ms < 10 ? '< 0.01 s' : secs(ms));
+const off = (ms: number) => `${ms < 0 ? '-' : '+'}${secs(Math.abs(ms))}`;
+/** Where the first command call that showed a change ran, relative to the change. */
+const span = (s: { startedAt: number; endedAt: number }, eventAt: number) => `first call showing it ran ${off(s.startedAt - eventAt)} to ${off(s.endedAt - eventAt)}`;
 
 // ------------------------------------------------------------------ the scenario table
 
@@ -113,6 +123,8 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
   let team: Team;
   let cli: TeamdeckCli;
   let watch: WatchEngine | undefined;
+  /** The engine's own pushes (activity, needs, tasks events), to the millisecond. */
+  let engine: EngineListener | undefined;
   let taskFiles: TaskFolderWatch | undefined;
   /** Samplers a test started, stopped in afterAll even when the test fails midway. */
   const stoppers: Array<() => void> = [];
@@ -120,9 +132,19 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
   const has = { activity: false, needs: false, tasks: false };
   const missingCommands = () => Object.entries(has).flatMap(([c, ok]) => (ok ? [] : [`teamdeck ${c}`]));
   let transcript = '';
+  /** When the worker's transcript first existed, and its first turn's idle_notification. */
+  let transcriptAt = 0;
+  let readyEntry: SeenEntry | undefined;
   const PROMPTS = { worker: 'You are the worker. [[SAY:worker ready]]' };
 
-  reportOnFailure(() => (team ? [team.report(), cli?.report(), '--- teamdeck watch ---', watch?.stderr().trim()].join('\n') : undefined));
+  reportOnFailure(() =>
+    team
+      ? [team.report(), cli?.report(), '--- teamdeck watch ---', watch?.stderr().trim(), '--- engine events ---', ...(engine?.events ?? []).map((e) => `${e.at} ${JSON.stringify(e.event).slice(0, 600)}`)].join('\n')
+      : undefined,
+  );
+  /** The first event of `type` for the team, pushed at or after `from`, whose payload satisfies `done`. */
+  const pushed = <T>(type: string, key: string, from: number, done: (v: T) => boolean, team?: string): EngineEvent | undefined =>
+    engine?.of(type, team).find((e) => e.at >= from && done(e.event[key] as T));
 
   /** The lead's sessions file states (status/waitingFor) the observer saw, parsed. */
   const sessionStates = () =>
@@ -142,16 +164,22 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
     taskFiles = watchTaskFolder(join(team.configDir, 'tasks', team.teamName));
     const where = { teamsDir: team.teamsDir, stateDir: join(team.run.run, 'state'), home: team.run.home };
     watch = await startWatch(where);
+    engine = await listenToEngine(where.stateDir);
     cli = teamdeckCli(where);
     const helps = await Promise.all((['activity', 'needs', 'tasks'] as const).map(async (c) => [c, (await cli.run([c, '--help'])).code === 0] as const));
     for (const [c, ok] of helps) has[c] = ok;
+    // Looked for from before the spawn, so its first appearance is on record (to 5 ms).
+    const found = waitFor(() => teammateTranscript(team.run.projectsDir, team.lead.sessionId, 'worker'), { what: "the worker's transcript", timeoutMs: S, intervalMs: 5 });
     await team.type(`${LEAD_TOKEN} Start the team. [[SPAWN:worker]]`);
     await waitFor(async () => (await team.memberNames()).includes('worker'), { what: 'the worker in config.json', timeoutMs: S, intervalMs: 50 });
-    await team.observer.waitForEntry(team.inboxRel('team-lead'), isIdleFrom('worker', 'worker ready'), S, "the worker's first idle_notification");
-    transcript = await waitFor(() => teammateTranscript(team.run.projectsDir, team.lead.sessionId, 'worker'), { what: "the worker's transcript", timeoutMs: 5_000 });
+    transcript = await found;
+    transcriptAt = Date.now();
+    readyEntry = await team.observer.waitForEntry(team.inboxRel('team-lead'), isIdleFrom('worker', 'worker ready'), S, "the worker's first idle_notification");
+
   });
 
   afterAll(async () => {
+    engine?.close();
     taskFiles?.stop();
     for (const stop of stoppers) stop();
     try {
@@ -173,6 +201,16 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
     const answer = 'slept 8 s';
     const tw = watchTranscript(transcript);
     stoppers.push(tw.stop);
+
+    // Before the job: the freshly spawned worker ended its first turn ("worker ready"), so it is idle.
+    const readyIdle = (v: CliActivity[]) => memberIn(v, 'worker')?.kind === 'idle' && memberIn(v, 'worker')?.lastText === 'worker ready';
+    let spawnIdle: EngineEvent | undefined;
+    if (has.activity) {
+      spawnIdle = await waitFor(() => pushed<CliActivity[]>('activity', 'activity', 0, readyIdle, team.teamName), { what: 'an activity event with the new worker idle after its first turn', timeoutMs: 8_000 }).catch(() => undefined);
+    }
+    // Without a push: what the engine answers when asked.
+    const spawnAsked = has.activity && !spawnIdle ? await engine!.call<CliActivity[]>('activity', [team.teamName]) : undefined;
+    const spawnTrail = [...new Set(engine?.of('activity', team.teamName).map((e) => memberIn(e.event.activity as CliActivity[], 'worker')?.kind ?? '(absent)'))].join(' > ');
     const sentAt = Date.now();
     const dm = await team.send('worker', `Teamdeck gives the worker a long job. [[BASH:${command}]]`);
 
@@ -229,6 +267,8 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
       expect(missingCommands(), 'the commands under test').toEqual([]);
       return;
     }
+    const spawnMs = spawnIdle ? spawnIdle.at - readyEntry!.firstSeen : NaN;
+    expect(spawnIdle, `an activity event with the new worker idle after its first turn (events showed ${spawnTrail}; asked, the engine says ${activityLine(spawnAsked && memberIn(spawnAsked.value, 'worker'))})`).toBeDefined();
     const first = firstShowing(working, isWorking)!;
     const w1 = memberIn(first.value, 'worker')!;
     const w2 = memberIn(second!.value, 'worker');
@@ -241,6 +281,11 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
     expect(elapsed2).toBeGreaterThan(elapsed1);
 
     const isIdle = (v: CliActivity[]) => memberIn(v, 'worker')?.kind === 'idle';
+    // The engine's pushes: from the row being in the file (the earliest it could know) to the event.
+    const useSeen = tw.seenAt.get(inFlight.use.line)!;
+    const endSeen = tw.seenAt.get(finalText.line)!;
+    const pushWorking = await waitFor(() => pushed<CliActivity[]>('activity', 'activity', sentAt, isWorking, team.teamName), { what: 'an activity event with the worker in Bash', timeoutMs: 5_000 });
+    const pushIdle = await waitFor(() => pushed<CliActivity[]>('activity', 'activity', pushWorking.at, isIdle, team.teamName), { what: 'an activity event with the worker idle', timeoutMs: 5_000 });
     const idleSamples = await pollSamples((n) => activityOf(cli, team.teamName, n), isIdle, { timeoutMs: S, what: 'the worker idle in teamdeck activity', ...POLL });
     const firstIdle = firstShowing(idleSamples, isIdle)!;
     expect(missedAfter(idleSamples, isIdle, turnEndAt, IDLE_WITHIN_MS).map((s) => activityLine(memberIn(s.value, 'worker')))).toEqual([]);
@@ -250,9 +295,16 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
     expect(Math.abs((wIdle.lastTurnEndAt ?? NaN) - turnEndAt), `lastTurnEndAt ${wIdle.lastTurnEndAt} vs the answer row at ${turnEndAt}`).toBeLessThan(1_500);
     const workingMs = first.endedAt - useAt;
     const idleMs = firstIdle.endedAt - turnEndAt;
-    process.stdout.write(`[activity 1] tool_use row -> working in activity: <= ${workingMs} ms; turn end -> idle in activity: <= ${idleMs} ms (calls took ${first.endedAt - first.startedAt} / ${firstIdle.endedAt - firstIdle.startedAt} ms)\n`);
-    r.teamdeck = `activity: worker ${activityLine(w1)}, tool.since = the tool_use row ${rel(w1.tool!.since - useAt)}; next call: same since, elapsed ${secs(elapsed1)} → ${secs(elapsed2)}; after the turn: ${activityLine(wIdle)}, lastTurnEndAt = answer row ${rel((wIdle.lastTurnEndAt ?? 0) - turnEndAt)}`;
-    r.times = `tool_use row → working shown ≤ ${secs(workingMs)}; turn end → idle shown ≤ ${secs(idleMs)} (a call takes ~${secs(first.endedAt - first.startedAt)})`;
+    const pushWorkingMs = pushWorking.at - useSeen;
+    const pushIdleMs = pushIdle.at - endSeen;
+    process.stdout.write(
+      `[activity 1] tool_use row -> working: engine event ${pushWorkingMs} ms after the row was in the file, activity call <= ${workingMs} ms after its timestamp; turn end -> idle: engine event ${pushIdleMs} ms, activity call <= ${idleMs} ms (calls took ${first.endedAt - first.startedAt} / ${firstIdle.endedAt - firstIdle.startedAt} ms)\n`,
+    );
+    r.teamdeck = `after the spawn: ${spawnTrail}; during the job: worker ${activityLine(w1)}, tool.since = the tool_use row ${rel(w1.tool!.since - useAt)}; next call: same since, elapsed ${secs(elapsed1)} → ${secs(elapsed2)}; after the turn: ${activityLine(wIdle)}, lastTurnEndAt = answer row ${rel((wIdle.lastTurnEndAt ?? 0) - turnEndAt)}`;
+    r.times = `spawned worker idle: engine event ${off(spawnMs)} from its first idle_notification (transcript there ${secs(readyEntry!.firstSeen - transcriptAt)} before it); working: engine event ${lat(pushWorkingMs)} after the tool_use row reached the file; activity ${span(first, useSeen)}; idle: engine event ${lat(pushIdleMs)} after the answer row reached the file; activity ${span(firstIdle, endSeen)}`;
+    expect(pushWorkingMs, 'engine: working pushed after the tool_use row reached the file').toBeLessThan(IDLE_WITHIN_MS);
+    expect(spawnMs, 'engine: the new worker idle after its first turn').toBeLessThan(IDLE_WITHIN_MS);
+    expect(pushIdleMs, 'engine: idle pushed after the answer row reached the file').toBeLessThan(IDLE_WITHIN_MS);
     r.pass();
   });
 
@@ -329,14 +381,22 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
       expect(missingCommands(), 'the commands under test').toEqual([]);
       return;
     }
+    const pushNeed = await waitFor(() => pushed<CliNeed[]>('needs', 'needs', sentAt, asks), { what: 'a needs event with the permission item', timeoutMs: 5_000 });
+    const pushClear = await waitFor(() => pushed<CliNeed[]>('needs', 'needs', answeredAt, (v) => !asks(v)), { what: 'a needs event without it', timeoutMs: 5_000 });
+    const pushNeedMs = pushNeed.at - waiting.t;
+    const pushClearMs = pushClear.at - answeredAt;
     const shown = firstShowing(needSamples, asks)!;
     const need = shown.value.find(isAsk)!;
     const shownMs = shown.endedAt - waiting.t;
     const cleared = firstShowing(clearSamples, (v) => !asks(v))!;
     const clearMs = cleared.endedAt - answeredAt;
-    process.stdout.write(`[activity 2] sessions file waiting -> permission item in needs: <= ${shownMs} ms; "1" pressed -> item gone from needs: <= ${clearMs} ms (Claude: waiting ${waitingMs} ms after the tool call, busy again ${clearedMs} ms after the press)\n`);
+    process.stdout.write(
+      `[activity 2] sessions file waiting -> permission item: engine event ${pushNeedMs} ms, needs call <= ${shownMs} ms; "1" pressed -> item gone: engine event ${pushClearMs} ms, needs call <= ${clearMs} ms (Claude: waiting ${waitingMs} ms after the tool call, busy again ${clearedMs} ms after the press)\n`,
+    );
     r.teamdeck = `needs: ${JSON.stringify({ kind: need.kind, member: need.member, title: need.title })}, since = waiting ${rel(need.since - waiting.t)}; activity while asking: worker ${waitingActivity ? activityLine(memberIn(waitingActivity.value, 'worker')) : '(no activity command)'}, lead ${waitingActivity ? activityLine(memberIn(waitingActivity.value, 'team-lead')) : ''}; after the answer: no permission item`;
-    r.times = `waiting → in needs ≤ ${secs(shownMs)}; answer → gone from needs ≤ ${secs(clearMs)} (bound ${secs(NEED_WITHIN_MS)} each; Claude: tool call → waiting ${secs(waitingMs)}, answer → lead busy ${secs(clearedMs)})`;
+    r.times = `ask (sessions file waiting) → in needs: engine event ${lat(pushNeedMs)}, needs ${span(shown, waiting.t)}; answer ("1" pressed) → gone: engine event ${lat(pushClearMs)}, needs ${span(cleared, answeredAt)} (bound ${secs(NEED_WITHIN_MS)} each); Claude: tool call → waiting ${secs(waitingMs)}, answer → lead ${busyAgain!.status} ${secs(clearedMs)}`;
+    expect(pushNeedMs, 'engine: the permission item pushed after the lead began waiting').toBeLessThanOrEqual(NEED_WITHIN_MS);
+    expect(pushClearMs, 'engine: the item gone after the answer').toBeLessThanOrEqual(NEED_WITHIN_MS);
     expect(missedAfter(needSamples, asks, waiting.t, NEED_WITHIN_MS).map((s) => s.endedAt - waiting.t), 'calls that ended > 2 s after the ask and did not show it').toEqual([]);
     expect(missedAfter(clearSamples, (v) => !asks(v), answeredAt, NEED_WITHIN_MS).map((s) => s.endedAt - answeredAt), 'calls that ended > 2 s after the answer and still showed it').toEqual([]);
     expect(need.member, 'the member who asked (the sessions file names none: inferred from its tool call in flight)').toBe('worker');
@@ -347,8 +407,8 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
     r.pass();
   });
 
-  it("3. shows the tasks the lead made with Claude's TaskCreate and TaskUpdate within 1 s of each file write", async () => {
-    const r = row('3', 'Lead calls TaskCreate twice, then TaskUpdate (in_progress, owner worker)');
+  it("3. shows the tasks the lead made, changed and deleted with Claude's TaskCreate and TaskUpdate within 1 s of each file write", async () => {
+    const r = row('3', 'Lead calls TaskCreate twice, TaskUpdate (in_progress, owner worker), then completes #1 and deletes #2');
     const listDir = join(team.configDir, 'tasks', team.teamName);
     expect(existsSync(listDir), 'the task list folder Claude made at start').toBe(true);
     let emptyBoard: CliTaskBoard | undefined;
@@ -387,7 +447,20 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
     const inProgress = (b: CliTaskBoard) => b.tasks.some((t) => t.id === '1' && t.status === 'in_progress' && t.owner === 'worker');
     let updateSamples: Array<Sample<CliTaskBoard>> = [];
     if (has.tasks) updateSamples = await pollSamples((n) => tasksOf(cli, team.teamName, n), inProgress, { timeoutMs: S, what: 'task 1 in progress, owned by the worker, in teamdeck tasks', ...POLL });
-    r.claude = `lead's tools include TaskCreate/TaskGet/TaskList/TaskUpdate; TaskCreate ×2 wrote 1.json, 2.json {id, subject, description, status:"pending", blocks:[], blockedBy:[]} ${secs(createdAt - typedAt)} after typing (plus a 0-byte .lock); TaskUpdate rewrote 1.json with status in_progress and owner "worker" appended ${secs(updated.t - updateTypedAt)} after typing, and sent the worker a task_assignment frame`;
+
+    // Then the lead completes #1 and deletes #2: a rewrite and an unlink.
+    const wrapTypedAt = Date.now();
+    await team.type('Wrap up. [[TASKUPDATE:1:completed:]] [[TASKUPDATE:2:deleted:]]');
+    const wrapResult = await team.api.waitForRequest('lead', (q) => q.at > wrapTypedAt && newToolResults(q).filter((t) => t.name === 'TaskUpdate').length === 2, S, 'the two TaskUpdate results');
+    const wrapTexts = newToolResults(wrapResult).map((t) => t.text);
+    const completed = await waitFor(() => taskFiles!.firstState('1.json', (t) => t.status === 'completed'), { what: '1.json completed', timeoutMs: 5_000 });
+    const deleted = await waitFor(() => taskFiles!.states.find((x) => x.name === '2.json' && x.content === undefined), { what: '2.json removed', timeoutMs: 5_000 });
+    expect(JSON.parse(completed.content!)).toEqual({ id: '1', subject: 'Write the report', description: 'Gather the numbers and write them up', status: 'completed', blocks: [], blockedBy: [], owner: 'worker' });
+    const wrappedAt = Math.max(completed.t, deleted.t);
+    const wrapped = (b: CliTaskBoard) => b.tasks.length === 1 && b.tasks[0]!.id === '1' && b.tasks[0]!.status === 'completed';
+    let wrapSamples: Array<Sample<CliTaskBoard>> = [];
+    if (has.tasks) wrapSamples = await pollSamples((n) => tasksOf(cli, team.teamName, n), wrapped, { timeoutMs: S, what: 'only task 1, completed, in teamdeck tasks', ...POLL });
+    r.claude = `lead's tools include TaskCreate/TaskGet/TaskList/TaskUpdate; TaskCreate ×2 wrote 1.json, 2.json {id, subject, description, status:"pending", blocks:[], blockedBy:[]} ${secs(createdAt - typedAt)} after typing (plus a 0-byte .lock); TaskUpdate rewrote 1.json with status in_progress and owner "worker" appended ${secs(updated.t - updateTypedAt)} after typing, and sent the worker a task_assignment frame; TaskUpdate completed rewrote 1.json, TaskUpdate deleted removed 2.json (results ${wrapTexts.map((t) => JSON.stringify(t)).join(', ')})`;
 
     if (!has.tasks) {
       r.teamdeck = 'teamdeck tasks: not in this tree';
@@ -395,20 +468,37 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
       return;
     }
     expect(emptyBoard).toMatchObject({ team: team.teamName, list: team.teamName, exists: true, tasks: [], problems: [] });
+    const pushCreated = await waitFor(() => pushed<CliTaskBoard>('tasks', 'board', typedAt, bothPending, team.teamName), { what: 'a tasks event with both tasks', timeoutMs: 5_000 });
+    const pushUpdated = await waitFor(() => pushed<CliTaskBoard>('tasks', 'board', updateTypedAt, inProgress, team.teamName), { what: 'a tasks event with task 1 in progress', timeoutMs: 5_000 });
+    const pushCreatedMs = pushCreated.at - createdAt;
+    const pushUpdatedMs = pushUpdated.at - updated.t;
     const shownCreated = firstShowing(createSamples, bothPending)!;
     const shownUpdated = firstShowing(updateSamples, inProgress)!;
     const createdMs = shownCreated.endedAt - createdAt;
     const updatedMs = shownUpdated.endedAt - updated.t;
-    process.stdout.write(`[activity 3] task files written -> on the board: <= ${createdMs} ms; TaskUpdate write -> on the board: <= ${updatedMs} ms (calls took ${shownCreated.endedAt - shownCreated.startedAt} / ${shownUpdated.endedAt - shownUpdated.startedAt} ms)\n`);
+    process.stdout.write(
+      `[activity 3] task files written -> board: engine event ${pushCreatedMs} ms, tasks call <= ${createdMs} ms; TaskUpdate write -> board: engine event ${pushUpdatedMs} ms, tasks call <= ${updatedMs} ms (calls took ${shownCreated.endedAt - shownCreated.startedAt} / ${shownUpdated.endedAt - shownUpdated.startedAt} ms)\n`,
+    );
     const board = shownUpdated.value;
     r.teamdeck = `tasks before: exists ${String(emptyBoard!.exists)}, ${emptyBoard!.tasks.length} tasks; then ${board.tasks.map((t) => `#${t.id} "${t.subject}" ${t.status}${t.owner ? ` @${t.owner}` : ''}`).join(', ')}; list "${board.list === team.teamName ? '<team>' : board.list}", problems ${board.problems.length}`;
-    r.times = `files → board ≤ ${secs(createdMs)}; update → board ≤ ${secs(updatedMs)} (bound ${secs(TASKS_WITHIN_MS)}; a call takes ~${secs(shownCreated.endedAt - shownCreated.startedAt)})`;
+    r.times = `2.json written → board: engine event ${lat(pushCreatedMs)}, tasks ${span(shownCreated, createdAt)}; update written → board: engine event ${lat(pushUpdatedMs)}, tasks ${span(shownUpdated, updated.t)} (bound ${secs(TASKS_WITHIN_MS)})`;
+    expect(pushCreatedMs, 'engine: the board pushed after the task files were written').toBeLessThanOrEqual(TASKS_WITHIN_MS);
+    expect(pushUpdatedMs, 'engine: the board pushed after the update was written').toBeLessThanOrEqual(TASKS_WITHIN_MS);
     expect(missedAfter(createSamples, bothPending, createdAt, TASKS_WITHIN_MS).map((s) => s.endedAt - createdAt), 'calls that ended > 1 s after the writes and missed them').toEqual([]);
     expect(missedAfter(updateSamples, inProgress, updated.t, TASKS_WITHIN_MS).map((s) => s.endedAt - updated.t), 'calls that ended > 1 s after the update and missed it').toEqual([]);
     expect(board).toMatchObject({ team: team.teamName, list: team.teamName, exists: true, problems: [] });
     expect(board.tasks.find((t) => t.id === '1')).toMatchObject({ subject: 'Write the report', description: 'Gather the numbers and write them up', status: 'in_progress', owner: 'worker', blocks: [], blockedBy: [] });
     expect(board.tasks.find((t) => t.id === '2')).toMatchObject({ subject: 'Review the report', status: 'pending', blocks: [], blockedBy: [] });
     expect(board.tasks.find((t) => t.id === '2')?.owner).toBeUndefined();
+
+    const pushWrapped = await waitFor(() => pushed<CliTaskBoard>('tasks', 'board', wrapTypedAt, wrapped, team.teamName), { what: 'a tasks event with only task 1, completed', timeoutMs: 5_000 });
+    const pushWrappedMs = pushWrapped.at - wrappedAt;
+    const shownWrapped = firstShowing(wrapSamples, wrapped)!;
+    process.stdout.write(`[activity 3] completed + deleted -> board: engine event ${pushWrappedMs} ms, tasks call <= ${shownWrapped.endedAt - wrappedAt} ms\n`);
+    r.teamdeck += `; after completing #1 and deleting #2: ${shownWrapped.value.tasks.map((t) => `#${t.id} ${t.status}`).join(', ')}`;
+    r.times += `; complete + delete → board: engine event ${lat(pushWrappedMs)}, tasks ${span(shownWrapped, wrappedAt)}`;
+    expect(pushWrappedMs, 'engine: the board pushed after the completion and the deletion').toBeLessThanOrEqual(TASKS_WITHIN_MS);
+    expect(missedAfter(wrapSamples, wrapped, wrappedAt, TASKS_WITHIN_MS).map((s) => s.endedAt - wrappedAt), 'calls that ended > 1 s after the deletion and missed it').toEqual([]);
     r.pass();
   });
 });
