@@ -76,7 +76,7 @@ export function TimelineView({ team, member }: { team: string; member: string })
         <p className="max-w-md text-xs leading-relaxed">
           Claude writes transcripts under <span className="font-mono">~/.claude/projects/</span>.{' '}
           {legacy
-            ? 'This is a legacy team: nothing ties its members to a transcript there, so there is no activity to show.'
+            ? 'This is a legacy team: nothing ties its members to a transcript there, so there are no steps to show.'
             : 'A member that has not started a turn has none yet, and one running in its own terminal pane may keep it where Teamdeck does not look.'}{' '}
           Its messages with you are in the Thread.
         </p>
