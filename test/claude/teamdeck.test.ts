@@ -24,6 +24,20 @@ const S = 20_000;
 const SHOW_WITHIN_MS = 8_000;
 const LEAD_WRAPPER = 'Another Claude session sent a message:\n';
 
+/**
+ * Claude writes a prompt's transcript row just before it sends the model request, and a reply's
+ * row as the reply streams in (batches reach the file 60–240 ms late or early relative to the
+ * stand-in's log): times read from transcripts are compared with this slack.
+ */
+const TRANSCRIPT_SLACK_MS = 250;
+
+/** When the stand-in answered `agent` with a reply holding `text`: the answer exists from then. */
+function answeredAt(team: Team, agent: string, text: string): number {
+  const q = team.api.requestsOf(agent).find((r) => r.reply?.some((b) => b.type === 'text' && b.text.includes(text)));
+  if (!q) throw new Error(`no reply from ${agent} with ${JSON.stringify(text)}`);
+  return q.at;
+}
+
 const hasText = (t: string) => (r: ApiRequest) => r.newText.includes(t);
 const sentOf = (ms: CliMessage[], id: string) => ms.find((m) => m.id === id);
 /** Where a current-era answer may be found: the idle notification's result, or the member's transcript. */
@@ -240,7 +254,7 @@ describeClaude(`Teamdeck against Claude Code ${CLAUDE_CODE_VERSION}`, () => {
       expect(announced[0]).toBe('accepted');
       expect(announced).toContain('taken');
       expect(announced.indexOf('taken')).toBeLessThan(announced.indexOf('replied'));
-      expect(replied.at).toBeGreaterThanOrEqual(got.at);
+      expect(replied.at).toBeGreaterThanOrEqual(got.at - TRANSCRIPT_SLACK_MS);
       r.claude = `entry {from:"teamdeck", msg_id:<Teamdeck id>} in researcher.json (Claude's key order), pruned ${secs(pruned.goneAt! - written.firstSeen)} after it appeared, just before the model request; model got <teammate-message teammate_id="teamdeck"> without verified=; answered at once: idle_notification result "The finding is 42."`;
       r.teamdeck = `send: exit 0 accepted; thread: answer from researcher, source ${answer.source}; DM in thread polls ${statusTrail(samples, id).join(' > ')}; watch announced ${announced.join(' > ')}${announced.includes('seen') ? '' : ' (no seen: the answer was read before the transcript poll)'}`;
       r.times = `send call ${secs(sent.endedAt - sent.startedAt)}; write to model request ${secs(got.at - written.firstSeen)}; idle_notification to answer in thread ${secs(answerMs)} (watch: replied ${secs(replied.at - idle.firstSeen)} after it)`;
@@ -296,8 +310,8 @@ describeClaude(`Teamdeck against Claude Code ${CLAUDE_CODE_VERSION}`, () => {
       const announced = watch.deliveries(id).map((e) => e.event.status);
       expect(announced).toEqual(['accepted', 'taken', 'seen', 'replied']);
       const seen1 = watch.deliveries(id).find((e) => e.event.status === 'seen')!;
-      expect(seen1.at).toBeGreaterThanOrEqual(got.at);
-      expect(watch.deliveries(id).find((e) => e.event.status === 'replied')!.at).toBeGreaterThanOrEqual(idle1.firstSeen);
+      expect(seen1.at).toBeGreaterThanOrEqual(got.at - TRANSCRIPT_SLACK_MS);
+      expect(watch.deliveries(id).find((e) => e.event.status === 'replied')!.at).toBeGreaterThanOrEqual(answeredAt(team, 'researcher', 'The work took a while.') - TRANSCRIPT_SLACK_MS);
       // The second: taken only when the researcher's turn ended, replied only by its own answer
       // (not by the first DM's idle_notification, which came just before it was taken).
       const announced2 = watch.deliveries(id2).map((e) => e.event.status);
@@ -309,7 +323,7 @@ describeClaude(`Teamdeck against Claude Code ${CLAUDE_CODE_VERSION}`, () => {
       expect(taken2, 'the second DM taken').toBeDefined();
       expect(taken2!.at).toBeGreaterThanOrEqual(toolResult.at);
       expect(announced2.at(-1)).toBe('replied');
-      busyDm = { repliedAt: replied2.at, ownAnswerAt: idle2.firstSeen, otherAnswerAt: idle1.firstSeen };
+      busyDm = { repliedAt: replied2.at, ownAnswerAt: answeredAt(team, 'researcher', 'Second answer, after its own work.'), otherAnswerAt: idle1.firstSeen };
       r.pass();
     });
 
@@ -324,8 +338,10 @@ describeClaude(`Teamdeck against Claude Code ${CLAUDE_CODE_VERSION}`, () => {
       const { repliedAt, ownAnswerAt, otherAnswerAt } = busyDm!;
       r.claude = "the first idle_notification (no idleReason) carries the first DM's answer; the second DM's answer is the next one's result";
       r.teamdeck = `the second DM shown replied ${rel(repliedAt - otherAnswerAt)} the first DM's idle_notification, ${rel(repliedAt - ownAnswerAt)} its own answer's`;
-      r.times = `replied ${rel(repliedAt - ownAnswerAt)} its own answer's idle_notification`;
-      expect(repliedAt, "the second DM must not count as replied before the researcher's answer to it").toBeGreaterThanOrEqual(ownAnswerAt);
+      r.times = `replied ${rel(repliedAt - ownAnswerAt)} its own answer (the model's reply)`;
+      // Its own answer came seconds after the first DM's idle_notification (a Bash sleep 2 in between).
+      expect(ownAnswerAt - otherAnswerAt).toBeGreaterThan(1_500);
+      expect(repliedAt, "the second DM must not count as replied before the researcher's answer to it").toBeGreaterThanOrEqual(ownAnswerAt - TRANSCRIPT_SLACK_MS);
       r.pass();
     });
 
@@ -356,9 +372,10 @@ describeClaude(`Teamdeck against Claude Code ${CLAUDE_CODE_VERSION}`, () => {
       const firstSeen = samples.find((s) => seenOrLater(s.messages))!;
       const seenMs = firstSeen.endedAt - delivered.at;
       expect(seenMs).toBeLessThan(SHOW_WITHIN_MS);
-      // The engine's own announcements: seen only after the request (times are when the test read them).
+      // The engine's own announcements: seen only once the request went out (the transcript row is
+      // written just before it), never while the lead was busy (times are when the test read them).
       const seenEvent = await watch.waitForDelivery(id, 'seen', S);
-      expect(seenEvent.at).toBeGreaterThanOrEqual(delivered.at);
+      expect(seenEvent.at).toBeGreaterThanOrEqual(delivered.at - TRANSCRIPT_SLACK_MS);
       const announced = watch.deliveries(id).map((e) => e.event.status);
       for (const st of announced.slice(0, announced.indexOf('seen'))) expect(['queued', 'accepted', 'taken']).toContain(st);
 
@@ -367,6 +384,8 @@ describeClaude(`Teamdeck against Claude Code ${CLAUDE_CODE_VERSION}`, () => {
       expect(toolResult).toBeDefined();
       expect(toolResult.newText).not.toContain(text);
       expect(delivered.seq).toBeGreaterThan(toolResult.seq);
+      // Not seen while the lead was busy: only after its Bash result went back to its model.
+      expect(seenEvent.at).toBeGreaterThan(toolResult.at);
       expect(delivered.newText.startsWith(LEAD_WRAPPER)).toBe(true);
       expect(delivered.newText).toContain(`<teammate-message teammate_id="teamdeck">\n${text}\n</teammate-message>`);
       expect(delivered.newText).not.toContain('verified=');

@@ -130,7 +130,17 @@ export class Deliveries {
     const at = this.ctx.now();
     const fresh = ids.map((id) => rt.state.sent.get(id)!).filter((s) => s && s.deliveredAt !== undefined && s.seenAt === undefined);
     if (fresh.length === 0) return;
-    await this.journal(rt, fresh.map((s): JournalRecord => ({ t: 'seen', id: s.id, to: s.to, at })));
+    // In its transcript means taken from its inbox too: the transcript can be read before the
+    // prune is (Claude writes the row as it sends the request). Taken is journaled and shown first.
+    const untaken = fresh.filter((s) => s.consumedAt === undefined);
+    await this.journal(rt, [
+      ...untaken.map((s): JournalRecord => ({ t: 'consumed', id: s.id, to: s.to, at, how: 'pruned' })),
+      ...fresh.map((s): JournalRecord => ({ t: 'seen', id: s.id, to: s.to, at })),
+    ]);
+    for (const s of untaken) {
+      s.consumedAt = at;
+      this.announce(rt, s);
+    }
     for (const s of fresh) s.seenAt = at;
     this.announceAll(rt);
   }
