@@ -17,12 +17,12 @@ const SESSION = 'be0c4a11-0000-4000-8000-000000000000';
 const SLUG = '-home-dev-project';
 
 let seq = 0;
-const callRow = (id: string, command: string) =>
+export const callRow = (id: string, command: string) =>
   JSON.stringify({ type: 'assistant', message: { id: `m${++seq}`, role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: { command } }], stop_reason: 'tool_use' }, timestamp: new Date().toISOString(), uuid: `u${seq}` }) + '\n';
-const resultRow = (id: string) =>
+export const resultRow = (id: string) =>
   JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] }, toolUseResult: {}, timestamp: new Date().toISOString(), uuid: `u${++seq}` }) + '\n';
 
-async function liveTeam(config: string): Promise<{ lead: string; worker: string }> {
+export async function liveTeam(config: string): Promise<{ lead: string; worker: string }> {
   const dir = join(config, 'teams', TEAM);
   await mkdir(join(dir, 'inboxes'), { recursive: true });
   await writeFile(

@@ -13,6 +13,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   activity: async () => (await import('./activity.js')).benchActivity(),
   // The browser scenarios load Playwright and the host only when they run.
   'reply-visible': async () => (await import('./reply.js')).benchReplyVisible(),
+  'activity-visible': async () => (await import('./activity-dom.js')).benchActivityVisible(),
   'big-inbox': async () => (await import('./big-inbox.js')).benchBigInbox(),
   scale: async () => (await import('./scale.js')).benchScale(),
 };
