@@ -149,3 +149,13 @@ export async function findTeam(service: TeamServiceApi, arg: string): Promise<Te
   }
   return hit;
 }
+
+/** Runs a read-only command's work on the team it names, with the engine open, closing it after. */
+export async function withTeam<T>(common: Common, io: Io, teamArg: string, work: (s: OpenedService, team: TeamSummary) => Promise<T>): Promise<T> {
+  const s = await openService(common, io, { watch: false, readOnly: true });
+  try {
+    return await work(s, await findTeam(s.service, teamArg));
+  } finally {
+    await s.close();
+  }
+}

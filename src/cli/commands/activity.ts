@@ -2,7 +2,7 @@ import type { MemberActivity, TeamEra } from '../../shared/types.js';
 import { noPositionals, requireOpt } from '../args.js';
 import type { Command } from '../command.js';
 import { duration } from '../format.js';
-import { findTeam, openService } from '../service.js';
+import { withTeam } from '../service.js';
 
 /** "working · Bash: npm test · 42 s": what the member does, in words, and for how long. */
 export function activityLine(a: MemberActivity, now: number, era: TeamEra): string {
@@ -33,9 +33,7 @@ export const activityCommand: Command = {
   async run(p, io) {
     noPositionals(p);
     const teamArg = requireOpt(p, 'team');
-    const s = await openService(p.common, io, { watch: false, readOnly: true });
-    try {
-      const team = await findTeam(s.service, teamArg);
+    return withTeam(p.common, io, teamArg, async (s, team) => {
       const activity = await s.service.activity(team.id);
       if (p.common.json) {
         io.out(JSON.stringify(activity));
@@ -49,8 +47,6 @@ export const activityCommand: Command = {
       }
       if (activity.length === 0) io.out(`No members in ${team.id}.`);
       return 0;
-    } finally {
-      await s.close();
-    }
+    });
   },
 };

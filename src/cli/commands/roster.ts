@@ -1,7 +1,7 @@
 import { noPositionals, requireOpt } from '../args.js';
 import type { Command } from '../command.js';
 import { ago, table } from '../format.js';
-import { findTeam, openService } from '../service.js';
+import { withTeam } from '../service.js';
 
 export const rosterCommand: Command = {
   name: 'roster',
@@ -12,9 +12,7 @@ export const rosterCommand: Command = {
   async run(p, io) {
     noPositionals(p);
     const teamArg = requireOpt(p, 'team');
-    const s = await openService(p.common, io, { watch: false, readOnly: true });
-    try {
-      const team = await findTeam(s.service, teamArg);
+    return withTeam(p.common, io, teamArg, async (s, team) => {
       const roster = await s.service.roster(team.id);
       if (p.common.json) {
         io.out(JSON.stringify(roster));
@@ -37,8 +35,6 @@ export const rosterCommand: Command = {
         ),
       );
       return 0;
-    } finally {
-      await s.close();
-    }
+    });
   },
 };

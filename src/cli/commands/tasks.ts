@@ -1,7 +1,7 @@
 import { noPositionals, requireOpt } from '../args.js';
 import type { Command } from '../command.js';
 import { table } from '../format.js';
-import { findTeam, openService } from '../service.js';
+import { withTeam } from '../service.js';
 
 export const tasksCommand: Command = {
   name: 'tasks',
@@ -12,9 +12,7 @@ export const tasksCommand: Command = {
   async run(p, io) {
     noPositionals(p);
     const teamArg = requireOpt(p, 'team');
-    const s = await openService(p.common, io, { watch: false, readOnly: true });
-    try {
-      const team = await findTeam(s.service, teamArg);
+    return withTeam(p.common, io, teamArg, async (s, team) => {
       const board = await s.service.tasks(team.id);
       if (p.common.json) {
         io.out(JSON.stringify(board));
@@ -38,8 +36,6 @@ export const tasksCommand: Command = {
         for (const pr of board.problems) io.out(`  ${pr.file}: ${pr.message}`);
       }
       return 0;
-    } finally {
-      await s.close();
-    }
+    });
   },
 };

@@ -1,7 +1,7 @@
 import { noPositionals, requireOpt } from '../args.js';
 import type { Command } from '../command.js';
 import { messageJson, messageLine } from '../format.js';
-import { findTeam, openService } from '../service.js';
+import { withTeam } from '../service.js';
 
 export const threadCommand: Command = {
   name: 'thread',
@@ -13,9 +13,7 @@ export const threadCommand: Command = {
     noPositionals(p);
     const teamArg = requireOpt(p, 'team');
     const member = requireOpt(p, 'with');
-    const s = await openService(p.common, io, { watch: false, readOnly: true });
-    try {
-      const team = await findTeam(s.service, teamArg);
+    return withTeam(p.common, io, teamArg, async (s, team) => {
       const messages = await s.service.thread(team.id, member);
       if (p.common.json) {
         io.out(JSON.stringify(messages.map(messageJson)));
@@ -27,8 +25,6 @@ export const threadCommand: Command = {
       }
       for (const m of messages) io.out(messageLine(m));
       return 0;
-    } finally {
-      await s.close();
-    }
+    });
   },
 };
