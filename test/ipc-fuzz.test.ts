@@ -624,7 +624,7 @@ describe(`IPC fuzz (seed ${SEED})`, () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     await sleep(300); // anything a call had scheduled has run by now
     expect(Object.fromEntries(await filesNow())).toEqual(Object.fromEntries(before));
-    expect(settings.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: true, senderName: 'teamdeck', needsNotifications: true });
+    expect(settings.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '' });
     // Still serving: reads answer, and a valid send is delivered.
     const roster = await handlers.dispatch('getRoster', [TEAM_ID]);
     expect(roster.ok && (roster.value as { name: string }[]).map((m) => m.name).sort()).toEqual(['implementer', 'researcher', 'team-lead']);

@@ -22,6 +22,14 @@ const api = {
   getTimeline: (team: string, member: string, limit?: number) => call('getTimeline', team, member, limit),
   getTasks: (team: string) => call('getTasks', team),
   getNeeds: () => call('getNeeds'),
+  getChannels: (team: string, member: string) => call('getChannels', team, member),
+  launchTeam: (req: Parameters<TeamdeckCalls['launchTeam']>[0]) => call('launchTeam', req),
+  getTerminals: () => call('getTerminals'),
+  attachTerminal: (id: string, cols: number, rows: number) => call('attachTerminal', id, cols, rows),
+  terminalInput: (id: string, data: string) => call('terminalInput', id, data),
+  resizeTerminal: (id: string, cols: number, rows: number) => call('resizeTerminal', id, cols, rows),
+  detachTerminal: (id: string) => call('detachTerminal', id),
+  closeTerminal: (id: string) => call('closeTerminal', id),
   onEvent: (listener: (event: AppEvent) => void): (() => void) => {
     // The IPC event object (sender, ports) never reaches the page: only the payload does.
     const handler = (_e: IpcRendererEvent, event: AppEvent) => listener(event);

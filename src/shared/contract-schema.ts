@@ -2,6 +2,7 @@
 // host's WebSocket) run validateCall before any handler: the renderer is not trusted.
 import { z } from 'zod';
 import { MAX_SENDER_NAME, senderNameIssue } from './sender-name.js';
+import { CHANNEL_KINDS, PERMISSION_MODES } from './types.js';
 import { CALL_NAMES, type ApiError, type AppEvent, type CallName, type Result, type TeamdeckCalls } from './contract.js';
 
 export const MAX_NAME_LENGTH = 255;
@@ -13,6 +14,11 @@ export const MAX_URL_LENGTH = 2_048;
 export const IDLE_MINUTES_RANGE = { min: 1, max: 1_440 } as const;
 /** getTimeline: how many of a member's latest transcript items one call may ask for. */
 export const TIMELINE_LIMIT_RANGE = { min: 1, max: 10_000 } as const;
+/** terminalInput: the most characters one call may carry (a large paste is split by the pane). */
+export const MAX_TERMINAL_INPUT = 65_536;
+export const TERMINAL_COLS_RANGE = { min: 2, max: 1_000 } as const;
+export const TERMINAL_ROWS_RANGE = { min: 1, max: 500 } as const;
+export const MAX_MODEL_LENGTH = 100;
 
 
 const utf8 = new TextEncoder();
@@ -37,7 +43,34 @@ export const sendRequestSchema = z.strictObject({
   to: nameSchema,
   text: textSchema,
   summary: z.string().max(MAX_SUMMARY_LENGTH, { abort: true }).refine((s) => !s.includes('\u0000'), 'must not contain NUL').optional(),
+  channel: z.enum(CHANNEL_KINDS).optional(),
 });
+
+const pathSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_PATH_LENGTH, { abort: true })
+  .refine((s) => !CONTROL.test(s), 'must not contain control characters');
+
+export const launchRequestSchema = z.strictObject({
+  cwd: pathSchema,
+  prompt: textSchema.optional(),
+  model: z
+    .string()
+    .max(MAX_MODEL_LENGTH, { abort: true })
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._:\-\[\]]*$/, 'must be a model name (letters, digits, ".", "_", ":", "-", "[", "]")')
+    .optional(),
+  permissionMode: z.enum(PERMISSION_MODES).optional(),
+});
+
+/** Teamdeck's own terminal ids: `t-` and 12 hex digits. */
+export const terminalIdSchema = z.string().max(64, { abort: true }).regex(/^t-[0-9a-f]{12}$/, 'must be a terminal id');
+const colsSchema = z.number().int().min(TERMINAL_COLS_RANGE.min).max(TERMINAL_COLS_RANGE.max);
+const rowsSchema = z.number().int().min(TERMINAL_ROWS_RANGE.min).max(TERMINAL_ROWS_RANGE.max);
+export const terminalInputSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_TERMINAL_INPUT, { error: `must be at most ${MAX_TERMINAL_INPUT} characters a call`, abort: true });
 
 export const settingsPatchSchema = z.strictObject({
   teamsDir: z
@@ -54,6 +87,11 @@ export const settingsPatchSchema = z.strictObject({
     .refine((s) => senderNameIssue(s) !== 'empty', 'must not be empty')
     .refine((s) => senderNameIssue(s) !== 'reserved', 'is reserved by Claude Code (messages from it are rated forged)')
     .refine((s) => senderNameIssue(s) === undefined, 'may only use letters, digits, "_" and "-"')
+    .optional(),
+  claudePath: z
+    .string()
+    .max(MAX_PATH_LENGTH, { abort: true })
+    .refine((s) => !CONTROL.test(s), 'must not contain control characters')
     .optional(),
 });
 
@@ -91,6 +129,14 @@ export const callArgsSchemas = {
   getTimeline: z.tuple([nameSchema, nameSchema, timelineLimitSchema.optional()]),
   getTasks: z.tuple([nameSchema]),
   getNeeds: z.tuple([]),
+  getChannels: z.tuple([nameSchema, nameSchema]),
+  launchTeam: z.tuple([launchRequestSchema]),
+  getTerminals: z.tuple([]),
+  attachTerminal: z.tuple([terminalIdSchema, colsSchema, rowsSchema]),
+  terminalInput: z.tuple([terminalIdSchema, terminalInputSchema]),
+  resizeTerminal: z.tuple([terminalIdSchema, colsSchema, rowsSchema]),
+  detachTerminal: z.tuple([terminalIdSchema]),
+  closeTerminal: z.tuple([terminalIdSchema]),
 } as const satisfies Record<CallName, z.ZodType>;
 
 export type CallArgs<N extends CallName> = Parameters<TeamdeckCalls[N]>;

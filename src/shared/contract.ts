@@ -1,7 +1,11 @@
 // The one contract between the UI and whatever hosts it (Electron main, or the browser host).
 // Every call the renderer may make and every event main pushes is declared here, once.
 import type {
+  ChannelOption,
   DeliveryStatus,
+  LaunchRequest,
+  LaunchResult,
+  TerminalInfo,
   MemberActivity,
   NeedItem,
   TaskBoard,
@@ -36,6 +40,8 @@ export interface Settings {
   senderName: string;
   /** Desktop notifications for new items in the needs-you queue. */
   needsNotifications: boolean;
+  /** The `claude` executable for launched teams; empty means `claude` from the PATH. */
+  claudePath: string;
 }
 
 export interface Snapshot {
@@ -54,6 +60,10 @@ export interface Snapshot {
   now: number;
   /** Whether the host can start a demo team (Electron and the browser host can). */
   canStartDemo: boolean;
+  /** The lead terminals Teamdeck hosts, running and exited. */
+  terminals: TerminalInfo[];
+  /** Whether this host can launch a team (tmux or a pty, and a `claude` to run), or why not. */
+  launch: { available: boolean; reason?: string; backend?: 'tmux' | 'pty' };
 }
 
 /** Events main pushes to the renderer. */
@@ -68,7 +78,10 @@ export type AppEvent =
   | { type: 'activity'; team: string; activity: MemberActivity[] }
   | { type: 'timeline'; team: string; member: string; items: TimelineItem[] }
   | { type: 'tasks'; team: string; board: TaskBoard }
-  | { type: 'needs'; needs: NeedItem[] };
+  | { type: 'needs'; needs: NeedItem[] }
+  | { type: 'terminals'; terminals: TerminalInfo[] }
+  /** What an attached terminal printed (UTF-8 text with its escape sequences), in order. */
+  | { type: 'terminal-output'; id: string; data: string };
 
 /** Every call the renderer may make. Arguments are validated by the host before any handler runs. */
 export interface TeamdeckCalls {
@@ -89,6 +102,23 @@ export interface TeamdeckCalls {
   getTasks(team: string): Promise<Result<TaskBoard>>;
   /** What the teams need from the human, across all teams, newest first. */
   getNeeds(): Promise<Result<NeedItem[]>>;
+  /** The ways a message can reach this member now, in words; the preferred one is marked. */
+  getChannels(team: string, member: string): Promise<Result<ChannelOption[]>>;
+  /** Starts an interactive `claude` lead in a terminal Teamdeck hosts; its session team follows. */
+  launchTeam(req: LaunchRequest): Promise<Result<LaunchResult>>;
+  getTerminals(): Promise<Result<TerminalInfo[]>>;
+  /**
+   * Starts (or joins) the terminal's output stream at this size. Returns the screen as it is now
+   * (with its colours), to paint before the `terminal-output` events that follow.
+   */
+  attachTerminal(id: string, cols: number, rows: number): Promise<Result<{ screen: string }>>;
+  /** Keystrokes and pastes from the pane, as the terminal would send them (at most 64 KiB a call). */
+  terminalInput(id: string, data: string): Promise<Result<null>>;
+  resizeTerminal(id: string, cols: number, rows: number): Promise<Result<null>>;
+  /** Stops this viewer's stream; the lead keeps running. */
+  detachTerminal(id: string): Promise<Result<null>>;
+  /** Removes an exited terminal from the list (a running one is refused: end the lead in it). */
+  closeTerminal(id: string): Promise<Result<null>>;
 }
 
 export type CallName = keyof TeamdeckCalls;
@@ -107,6 +137,14 @@ export const CALL_NAMES = [
   'getTimeline',
   'getTasks',
   'getNeeds',
+  'getChannels',
+  'launchTeam',
+  'getTerminals',
+  'attachTerminal',
+  'terminalInput',
+  'resizeTerminal',
+  'detachTerminal',
+  'closeTerminal',
 ] as const satisfies readonly CallName[];
 
 /** What the renderer receives: the calls plus one subscription that returns its unsubscribe. */

@@ -32,7 +32,9 @@ export type AnswerSource =
   /** current: the `result` of its idle notification to the lead */
   | 'idle-notification'
   /** current: a SendMessage to Teamdeck's name or to "user" read from its transcript */
-  | 'transcript';
+  | 'transcript'
+  /** current: a SendMessage the member sent to Teamdeck's messaging socket */
+  | 'socket';
 
 export const FRAME_TYPES = [
   'idle_notification',
@@ -135,6 +137,8 @@ export interface TeamSummary {
    * when it has none, so a message to the lead waits until it spawns one.
    */
   leadReadsInbox: boolean;
+  /** The hosted terminal the lead runs in, when Teamdeck launched it. */
+  terminal?: string;
 }
 
 export interface SendRequest {
@@ -142,6 +146,8 @@ export interface SendRequest {
   to: string;
   text: string;
   summary?: string;
+  /** How it should arrive; absent = the member's preferred channel (see ChannelOption). */
+  channel?: ChannelKind;
 }
 
 /**
@@ -161,6 +167,8 @@ export interface ThreadMessage extends TeamMessage {
   sentAs?: string;
   /** A member's answer: where it was found. */
   source?: AnswerSource;
+  /** Sent messages: how it was (or will be) delivered; absent on older journals = inbox. */
+  channel?: ChannelKind;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -230,7 +238,7 @@ export interface TaskBoard {
   problems: TeamProblem[];
 }
 
-export type NeedKind = 'permission' | 'plan-approval' | 'stuck-queued' | 'stuck-taken' | 'idle-with-mail' | 'orphan-inbox';
+export type NeedKind = 'permission' | 'plan-approval' | 'stuck-queued' | 'stuck-taken' | 'idle-with-mail' | 'orphan-inbox' | 'held';
 
 /** Something the team waits on the human for. Clears itself when resolved. */
 export interface NeedItem {
@@ -248,4 +256,71 @@ export interface NeedItem {
   messageId?: string;
   /** orphan-inbox: the inbox stem that no member reads, and how many messages sit in it. */
   orphan?: { inbox: string; messages: number };
+  /** permission: the hosted terminal that shows the prompt; answering there clears the need. */
+  terminal?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Channels and hosted terminals (current Claude Code: only the lead's own terminal carries the
+// user's voice; see claude-teams-format.md §14).
+
+/**
+ * How a message reaches its member:
+ * - `terminal`: typed into the lead's terminal that Teamdeck hosts (a turn for the lead,
+ *   `@name text` for a teammate): the user's own voice;
+ * - `inbox`: written into the member's inbox file as Teamdeck's sender name: a teammate message;
+ * - `socket`: Claude's per-session messaging socket: "another Claude session".
+ */
+export type ChannelKind = 'terminal' | 'inbox' | 'socket';
+export const CHANNEL_KINDS = ['terminal', 'inbox', 'socket'] as const satisfies readonly ChannelKind[];
+
+/** One way to reach a member, in words, for the compose box. */
+export interface ChannelOption {
+  kind: ChannelKind;
+  /** How the message will arrive, e.g. "as you, typed into the lead's terminal". */
+  label: string;
+  /** Whether a send over it is possible now; `reason` says why not. */
+  available: boolean;
+  reason?: string;
+  /** The channel a send without one uses. */
+  preferred?: boolean;
+}
+
+export type TerminalBackend = 'tmux' | 'pty';
+export type TerminalState = 'starting' | 'running' | 'exited';
+
+/** A lead's terminal that Teamdeck hosts. */
+export interface TerminalInfo {
+  /** Teamdeck's id for it (`t-<hex>`), stable across restarts. */
+  id: string;
+  backend: TerminalBackend;
+  state: TerminalState;
+  cwd: string;
+  /** The lead's pid (= config.leadProcess.pid) once it runs. */
+  pid?: number;
+  /** The session team Claude made for this lead, once it exists. */
+  team?: string;
+  startedAt: number;
+  exitedAt?: number;
+  exitCode?: number;
+  /** One line for lists: the project folder's name and the team. */
+  title: string;
+  /** The permission mode the lead was started with. */
+  permissionMode?: PermissionModeChoice;
+}
+
+export type PermissionModeChoice = 'default' | 'acceptEdits' | 'plan' | 'auto' | 'bypassPermissions';
+export const PERMISSION_MODES = ['default', 'acceptEdits', 'plan', 'auto', 'bypassPermissions'] as const satisfies readonly PermissionModeChoice[];
+
+export interface LaunchRequest {
+  /** The project folder the lead works in (absolute, or `~/…`). */
+  cwd: string;
+  /** The lead's first turn, typed once it is ready. */
+  prompt?: string;
+  model?: string;
+  permissionMode?: PermissionModeChoice;
+}
+
+export interface LaunchResult {
+  terminal: TerminalInfo;
 }

@@ -4,7 +4,7 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ApiError, AppEvent, CallName, Result, Settings, Snapshot, TeamdeckCalls } from '../../shared/contract.js';
-import type { SendRequest } from '../../shared/types.js';
+import type { LaunchRequest, SendRequest } from '../../shared/types.js';
 import { validateCall } from '../../shared/contract-schema.js';
 import { resolveTeamsRoot } from './claude/paths.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
@@ -64,6 +64,11 @@ export interface ApiHandlerOptions {
   openExternal?: (url: string) => Promise<void>;
   /** Where internal errors are reported in full (they reach the caller without stacks). */
   log?: (message: string, error?: unknown) => void;
+  /**
+   * Hosts lead terminals for the service on this state dir (the shell passes the tmux/pty host);
+   * absent: this host launches no teams.
+   */
+  terminalHost?: (o: { stateDir: string; claudePath: () => string }) => TeamServiceOptions['terminalHost'];
 }
 
 /** A call this host will not carry out (a link it may not open, a feature it lacks). */
@@ -83,6 +88,8 @@ export function toApiError(e: unknown): ApiError {
   if ((e as { code?: unknown }).code === 'not_found' || err.name === 'TeamNotFoundError') return { code: 'not_found', message };
   // A name that would resolve outside the teams root is a refusal, not a crash.
   if (err.name === 'PathEscapeError') return { code: 'refused', message };
+  // A terminal call on an unknown terminal, or one the host cannot carry out.
+  if (err.name === 'TerminalError') return { code: (e as { code?: unknown }).code === 'not_found' ? 'not_found' : 'refused', message };
   return { code: 'internal', message: message || 'internal error' };
 }
 
@@ -114,7 +121,7 @@ export class ApiHandlers {
   /** Resolves the teams root, starts the service (it may throw StateDirBusyError), and is ready. */
   static async create(opts: ApiHandlerOptions): Promise<ApiHandlers> {
     const choice = chooseTeamsRoot({ flag: opts.teamsDirFlag, env: opts.env, setting: opts.settings.get().teamsDir });
-    const service = opts.createService(serviceOptions(choice.root, opts.stateDir, opts.settings.get()));
+    const service = opts.createService(serviceOptions(choice.root, opts.stateDir, opts.settings.get(), opts));
     await service.start();
     return new ApiHandlers(opts, service, choice);
   }
@@ -178,6 +185,8 @@ export class ApiHandlers {
       queuedCount: s.queuedCount(),
       now: Date.now(),
       canStartDemo: this.opts.startDemo !== undefined,
+      terminals: await s.terminals(),
+      launch: await s.terminalAvailability(),
     };
   }
 
@@ -188,12 +197,12 @@ export class ApiHandlers {
       const old = this.service;
       this.unsubscribe();
       await old.stop();
-      const next = this.opts.createService(serviceOptions(choice.root, stateDir, this.opts.settings.get()));
+      const next = this.opts.createService(serviceOptions(choice.root, stateDir, this.opts.settings.get(), this.opts));
       try {
         await next.start();
       } catch (e) {
         // Put the previous root back so the window keeps working, then report the failure.
-        const back = this.opts.createService(serviceOptions(old.teamsRoot, old.stateDir, this.opts.settings.get()));
+        const back = this.opts.createService(serviceOptions(old.teamsRoot, old.stateDir, this.opts.settings.get(), this.opts));
         await back.start();
         this.service = back;
         this.unsubscribe = back.onEvent((ev) => this.emit(ev));
@@ -277,6 +286,26 @@ export class ApiHandlers {
       getTimeline: guard('getTimeline', (team: string, member: string, limit?: number) => this.service.timeline(team, member, limit)),
       getTasks: guard('getTasks', (team: string) => this.service.tasks(team)),
       getNeeds: guard('getNeeds', () => this.service.needs()),
+      getChannels: guard('getChannels', (team: string, member: string) => this.service.channels(team, member)),
+      launchTeam: guard('launchTeam', async (req: LaunchRequest) => ({ terminal: await this.service.launch(req) })),
+      getTerminals: guard('getTerminals', () => this.service.terminals()),
+      attachTerminal: guard('attachTerminal', (id: string, cols: number, rows: number) => this.service.attachTerminal(id, cols, rows)),
+      terminalInput: guard('terminalInput', async (id: string, data: string) => {
+        await this.service.terminalInput(id, data);
+        return null;
+      }),
+      resizeTerminal: guard('resizeTerminal', async (id: string, cols: number, rows: number) => {
+        await this.service.resizeTerminal(id, cols, rows);
+        return null;
+      }),
+      detachTerminal: guard('detachTerminal', async (id: string) => {
+        await this.service.detachTerminal(id);
+        return null;
+      }),
+      closeTerminal: guard('closeTerminal', async (id: string) => {
+        await this.service.closeTerminal(id);
+        return null;
+      }),
       openExternal: guard('openExternal', async (url: string) => {
         if (!this.opts.openExternal) throw new RefusedError('this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.
@@ -289,6 +318,10 @@ export class ApiHandlers {
   }
 }
 
-function serviceOptions(teamsRoot: string, stateDir: string, settings: Settings): TeamServiceOptions {
-  return { teamsRoot, stateDir, idleThresholdMs: settings.idleMinutes * 60_000, senderName: settings.senderName, watch: true };
+function serviceOptions(teamsRoot: string, stateDir: string, settings: Settings, opts?: ApiHandlerOptions): TeamServiceOptions {
+  const o: TeamServiceOptions = { teamsRoot, stateDir, idleThresholdMs: settings.idleMinutes * 60_000, senderName: settings.senderName, watch: true };
+  const store = opts?.settings;
+  const host = store && opts.terminalHost?.({ stateDir, claudePath: () => store.get().claudePath });
+  if (host) o.terminalHost = host;
+  return o;
 }

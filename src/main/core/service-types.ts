@@ -1,7 +1,22 @@
 // The facade every shell (Electron main, the CLI, the browser host) uses. Implemented by
 // TeamService in team-service.ts.
 import type { AppEvent } from '../../shared/contract.js';
-import type { MemberActivity, NeedItem, RosterEntry, SendRequest, SendResult, TaskBoard, TeamProblem, TeamSummary, ThreadMessage, TimelineItem } from '../../shared/types.js';
+import type {
+  ChannelOption,
+  LaunchRequest,
+  MemberActivity,
+  NeedItem,
+  RosterEntry,
+  SendRequest,
+  SendResult,
+  TaskBoard,
+  TeamProblem,
+  TeamSummary,
+  TerminalInfo,
+  ThreadMessage,
+  TimelineItem,
+} from '../../shared/types.js';
+import type { TerminalAvailability, TerminalHost, TerminalHostOptions } from './terminal/types.js';
 
 export interface TeamServiceOptions {
   teamsRoot: string;
@@ -25,6 +40,11 @@ export interface TeamServiceOptions {
    * to show early.
    */
   openInBackground?: boolean;
+  /**
+   * Creates the host of the lead terminals this engine launches (tmux or a pty). Absent: the
+   * engine hosts none (one-shot commands), and the terminal channel is not offered.
+   */
+  terminalHost?: (opts: Pick<TerminalHostOptions, 'emit' | 'now'>) => TerminalHost;
 }
 
 /** A send the engine refused: nothing was written anywhere. */
@@ -76,4 +96,15 @@ export interface TeamServiceApi {
   /** The sender name for current-era teams from now on; throws SendRefusedError for a reserved name. */
   setSenderName(name: string): void;
   onEvent(listener: (event: AppEvent) => void): () => void;
+  /** The ways a message can reach the member now, in words; the preferred one is marked. */
+  channels(team: string, member: string): Promise<ChannelOption[]>;
+  terminalAvailability(): Promise<TerminalAvailability>;
+  terminals(): Promise<TerminalInfo[]>;
+  /** Starts an interactive lead in a hosted terminal; its session team follows when Claude makes it. */
+  launch(req: LaunchRequest): Promise<TerminalInfo>;
+  attachTerminal(id: string, cols: number, rows: number): Promise<{ screen: string }>;
+  terminalInput(id: string, data: string): Promise<void>;
+  resizeTerminal(id: string, cols: number, rows: number): Promise<void>;
+  detachTerminal(id: string): Promise<void>;
+  closeTerminal(id: string): Promise<void>;
 }

@@ -9,7 +9,7 @@ import { DEFAULT_SENDER_NAME, senderNameProblem } from './claude/era.js';
 
 export const SETTINGS_FILE = 'settings.json';
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME, needsNotifications: true });
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME, needsNotifications: true, claudePath: '' });
 
 // A field that is missing or wrong falls back to its default instead of losing the whole file;
 // unknown fields (a newer version's) are kept and written back untouched.
@@ -30,6 +30,7 @@ const fileSchema = z.looseObject({
     .refine((s) => senderNameProblem(s) === undefined)
     .catch(DEFAULT_SETTINGS.senderName)
     .default(DEFAULT_SETTINGS.senderName),
+  claudePath: z.string().max(MAX_PATH_LENGTH).catch(DEFAULT_SETTINGS.claudePath).default(DEFAULT_SETTINGS.claudePath),
 });
 
 export interface SettingsLoad {
@@ -49,8 +50,8 @@ export function parseSettings(text: string | undefined): SettingsLoad & { extra:
   }
   const r = fileSchema.safeParse(json);
   if (!r.success) return { settings: { ...DEFAULT_SETTINGS }, extra: {}, problem: `${SETTINGS_FILE} is not an object; using defaults` };
-  const { teamsDir, idleMinutes, notifications, senderName, needsNotifications, ...extra } = r.data;
-  return { settings: { teamsDir, idleMinutes, notifications, senderName, needsNotifications }, extra };
+  const { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath, ...extra } = r.data;
+  return { settings: { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath }, extra };
 }
 
 export class SettingsStore {

@@ -5,7 +5,26 @@
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
-import type { MemberActivity, NeedItem, RosterEntry, SendRequest, SendResult, TaskBoard, TeamProblem, TeamSummary, ThreadMessage, TimelineItem } from '../../shared/types.js';
+import type {
+  ChannelKind,
+  ChannelOption,
+  LaunchRequest,
+  MemberActivity,
+  MemberInfo,
+  NeedItem,
+  RosterEntry,
+  SendRequest,
+  SendResult,
+  TaskBoard,
+  TeamProblem,
+  TeamSummary,
+  TerminalInfo,
+  ThreadMessage,
+  TimelineItem,
+} from '../../shared/types.js';
+import { leadReadsInbox } from './claude/era.js';
+import { HostedTerminals } from './hosted-terminals.js';
+import type { TerminalAvailability } from './terminal/types.js';
 import { DEFAULT_SENDER_NAME, senderFor, senderNameProblem } from './claude/era.js';
 import { Deliveries } from './delivery/deliveries.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './delivery/outbox.js';
@@ -53,6 +72,8 @@ export class TeamService implements TeamServiceApi {
   private readonly reads: Coalescer;
   private readonly openInBackground: boolean;
   private background: Promise<void> | undefined;
+  /** The lead terminals this engine hosts, and the channels they open. */
+  private readonly hosted: HostedTerminals;
 
   constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number }) {
     this.teamsRoot = opts.teamsRoot;
@@ -67,7 +88,18 @@ export class TeamService implements TeamServiceApi {
     this.rescanMs = opts.rescanMs ?? 2_000;
     this.openInBackground = opts.openInBackground ?? false;
     this.reads = new Coalescer((key) => this.readKey(key));
+    this.hosted = new HostedTerminals({
+      create: opts.terminalHost,
+      now: this.now,
+      emit: (e) => this.emit(e),
+      teams: () => this.teams.values(),
+      kick: (team) => {
+        const rt = this.teams.get(team);
+        if (rt) this.delivery.kickAll(rt);
+      },
+    });
     this.delivery = new Deliveries({
+      terminal: this.hosted.channelContext(),
       teamsRoot: this.teamsRoot,
       stateDir: this.stateDir,
       now: this.now,
@@ -114,6 +146,8 @@ export class TeamService implements TeamServiceApi {
     this.started = true;
     await TeamService.tidyStateDir(this.stateDir);
     try {
+      // Before any team is opened: its recovered typed messages need to know their terminal.
+      await this.hosted.start();
       if (this.openInBackground) {
         await this.dir.listUnopened();
         // A team this pass fails to read is read again by the next rescan, or when it is asked for.
@@ -146,6 +180,7 @@ export class TeamService implements TeamServiceApi {
     if (this.seenTimer) clearTimeout(this.seenTimer);
     await this.watcher?.close().catch(() => {});
     this.live.close();
+    await this.hosted.stop().catch(() => {});
     // A team being read in the background finishes first: its journal is closed below.
     await this.background;
     for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
@@ -166,6 +201,13 @@ export class TeamService implements TeamServiceApi {
   }
 
   private emit(e: AppEvent): void {
+    if (e.type === 'teams') e = { ...e, teams: this.hosted.decorate(e.teams) };
+    else if (e.type === 'needs') e = { ...e, needs: this.hosted.decorateNeeds(e.needs) };
+    else if (e.type === 'activity') {
+      // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
+      const rt = this.teams.get(e.team);
+      if (rt) this.delivery.kickAll(rt);
+    }
     this.deliver(e);
     // What members do follows from the roster; stuck messages and asks from messages and states.
     if (e.type === 'roster') {
@@ -273,7 +315,66 @@ export class TeamService implements TeamServiceApi {
       throw e;
     }
     const member = checkTarget(rt, this.teamsRoot, req.to);
-    return this.delivery.send(rt, member, req.text, req.summary, senderFor(rt.era, this.senderName));
+    const channel = this.chooseChannel(rt, member, req.channel);
+    // Typed into the terminal, the message is the user's own (Claude writes `from:"user"` for `@name`).
+    const from = channel === 'terminal' ? 'user' : senderFor(rt.era, this.senderName);
+    return this.delivery.send(rt, member, req.text, req.summary, from, channel);
+  }
+
+  private channelOptions(rt: TeamRuntime, member: MemberInfo): ChannelOption[] {
+    return this.hosted.channels(rt, member, senderFor(rt.era, this.senderName), leadReadsInbox(rt.era, rt.config, rt.lead?.name));
+  }
+
+  /** The asked channel if it can be used now (else a refusal in words), or the member's preferred one. */
+  private chooseChannel(rt: TeamRuntime, member: MemberInfo, asked: ChannelKind | undefined): ChannelKind {
+    if (asked === undefined || asked === 'inbox') {
+      if (asked === 'inbox') return 'inbox';
+      return this.channelOptions(rt, member).find((c) => c.preferred)?.kind ?? 'inbox';
+    }
+    const option = this.channelOptions(rt, member).find((c) => c.kind === asked);
+    if (!option?.available) throw new SendRefusedError(`cannot send ${option?.label ?? `through the ${asked} channel`}: ${option?.reason ?? 'not available'}`);
+    return asked;
+  }
+
+  async channels(team: string, member: string): Promise<ChannelOption[]> {
+    const rt = await this.resolve(team);
+    const m = findMember(rt, member);
+    if (!m) throw new TeamNotFoundError(`team ${rt.id} has no member ${JSON.stringify(member)}`);
+    return this.channelOptions(rt, m);
+  }
+
+  // ---------------------------------------------------------------- hosted terminals
+
+  async terminalAvailability(): Promise<TerminalAvailability> {
+    return this.hosted.availability();
+  }
+
+  async terminals(): Promise<TerminalInfo[]> {
+    return this.hosted.list();
+  }
+
+  launch(req: LaunchRequest): Promise<TerminalInfo> {
+    return this.hosted.launch(req);
+  }
+
+  attachTerminal(id: string, cols: number, rows: number): Promise<{ screen: string }> {
+    return this.hosted.attach(id, cols, rows);
+  }
+
+  async terminalInput(id: string, data: string): Promise<void> {
+    this.hosted.input(id, data);
+  }
+
+  async resizeTerminal(id: string, cols: number, rows: number): Promise<void> {
+    this.hosted.resize(id, cols, rows);
+  }
+
+  async detachTerminal(id: string): Promise<void> {
+    this.hosted.detach(id);
+  }
+
+  closeTerminal(id: string): Promise<void> {
+    return this.hosted.close(id);
   }
 
 
@@ -285,7 +386,7 @@ export class TeamService implements TeamServiceApi {
   }
 
   async listTeams(): Promise<TeamSummary[]> {
-    return this.dir.summaries();
+    return this.hosted.decorate(this.dir.summaries());
   }
 
   async roster(team: string): Promise<RosterEntry[]> {
@@ -327,7 +428,7 @@ export class TeamService implements TeamServiceApi {
   async needs(): Promise<NeedItem[]> {
     if (!this.started) throw new Error('service not started');
     if (!this.watchEnabled) await this.live.readSessions();
-    return this.live.needs();
+    return this.hosted.decorateNeeds(this.live.needs());
   }
 
   async refresh(): Promise<void> {

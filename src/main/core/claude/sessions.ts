@@ -28,6 +28,8 @@ export interface LeadSession {
   statusUpdatedAt?: number;
   version?: string;
   kind?: string;
+  /** The session's messaging socket (format §14.1), when it binds one. */
+  messagingSocketPath?: string;
 }
 
 const sessionSchema = z.looseObject({
@@ -39,6 +41,7 @@ const sessionSchema = z.looseObject({
   statusUpdatedAt: z.number().optional().catch(undefined),
   version: z.string().max(100).optional().catch(undefined),
   kind: z.string().max(100).optional().catch(undefined),
+  messagingSocketPath: z.string().max(4096).optional().catch(undefined),
 });
 
 const STATUSES = new Set<string>(['busy', 'idle', 'waiting', 'shell']);
@@ -67,6 +70,7 @@ export function parseSession(text: string): LeadSession | { invalid: string } {
   if (d.statusUpdatedAt !== undefined) s.statusUpdatedAt = d.statusUpdatedAt;
   if (d.version !== undefined) s.version = d.version;
   if (d.kind !== undefined) s.kind = d.kind;
+  if (d.messagingSocketPath !== undefined) s.messagingSocketPath = d.messagingSocketPath;
   return s;
 }
 

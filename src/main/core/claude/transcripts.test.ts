@@ -41,8 +41,14 @@ describe('TranscriptWatch on the captured team', () => {
         ['team-lead', 'Lead here: the team is working.'],
       ]),
     );
-    expect(found.turnAnswers).toHaveLength(3);
-    for (const a of found.turnAnswers) expect(a.prompts.some((p) => p.includes('teammate_id="teamdeck"'))).toBe(true);
+    // The other turns answered prompts typed in the lead's terminal (the test's own): candidates
+    // for the terminal channel, tied to Teamdeck's sends only by their exact text.
+    const fromTeamdeck = found.turnAnswers.filter((a) => a.prompts.some((p) => p.includes('teammate_id="teamdeck"')));
+    expect(fromTeamdeck).toHaveLength(3);
+    for (const a of found.turnAnswers.filter((x) => !fromTeamdeck.includes(x))) {
+      expect(a.agent).toBe('team-lead');
+      expect(a.promptRows.some((p) => p.typed)).toBe(true);
+    }
     // A second poll reads nothing new.
     expect(await w.poll('team-lead', new Set(['teamdeck']))).toEqual({ prompts: [], sends: [], turnAnswers: [], activity: new Map(), rows: [] });
     // Every row of the first read was history (the files were there before), none was news.

@@ -17,6 +17,10 @@ export interface PromptRow {
   agent: string;
   text: string;
   timestamp: string;
+  /** Typed by a person in the lead's terminal (`origin.kind: "human"`, `promptSource: "typed"`). */
+  typed?: boolean;
+  /** A socket message: the sender's `msg_id` from the row's peer origin (format §13). */
+  peerMsgId?: string;
 }
 
 /** An agent's SendMessage call, read from its transcript (it may have failed: `to:"user"` does). */
@@ -50,6 +54,8 @@ export interface TranscriptFindings {
 export interface TurnAnswer extends SendAttempt {
   /** The prompts of the turn that this text ended. */
   prompts: string[];
+  /** The same prompts with how each came in (typed, a peer's socket message). */
+  promptRows: PromptRow[];
 }
 
 /** The text of an assistant row that ends a turn (`stop_reason: "end_turn"`), if it has text. */
@@ -151,6 +157,14 @@ export function promptText(row: Record<string, unknown>): string | undefined {
   return texts.length ? texts.join('\n') : undefined;
 }
 
+/** How a prompt row came in: typed in the terminal, or a peer's socket message (with its id). */
+export function promptOrigin(row: Record<string, unknown>): { typed?: boolean; peerMsgId?: string } {
+  const origin = row.origin as { kind?: unknown; msg_id?: unknown } | undefined;
+  if (origin?.kind === 'human' || row.promptSource === 'typed') return { typed: true };
+  if (origin?.kind === 'peer' && typeof origin.msg_id === 'string') return { peerMsgId: origin.msg_id };
+  return {};
+}
+
 /** SendMessage calls with a text message in an assistant row. */
 export function sendAttempts(row: Record<string, unknown>, agent: string): SendAttempt[] {
   if (row.type !== 'assistant') return [];
@@ -179,7 +193,7 @@ const SUBAGENT_FILE = /^agent-a(.+)-[0-9a-f]{16}\.jsonl$/;
 /** Tails the transcripts of one current-era team: the lead's and its in-process teammates'. */
 export class TranscriptWatch {
   private projectDir: string | undefined;
-  private tails = new Map<string, { tail: JsonlTail; agent: string | undefined; prompts: string[] }>();
+  private tails = new Map<string, { tail: JsonlTail; agent: string | undefined; prompts: PromptRow[] }>();
   /** The subagents folder as last listed (inode and mtime). */
   private subagentsSeen = '';
 
@@ -296,15 +310,19 @@ export class TranscriptWatch {
         if (Number.isFinite(time) && time > (found.activity.get(agent) ?? 0)) found.activity.set(agent, time);
         const text = promptText(row);
         if (text !== undefined) {
-          found.prompts.push({ agent, text, timestamp });
-          t.prompts.push(text);
+          const p: PromptRow = { agent, text, timestamp, ...promptOrigin(row) };
+          found.prompts.push(p);
+          t.prompts.push(p);
         }
         found.sends.push(...sendAttempts(row, agent));
         const end = turnEndText(row);
         if (!end) continue;
         // Messages found in one poll form one turn; its last text answers them (format §6).
-        if (t.prompts.some((p) => [...ours].some((name) => p.includes(`<teammate-message teammate_id="${name}"`)))) {
-          found.turnAnswers.push({ id: `tx-${end.id}`, agent, to: '', text: end.text, timestamp, prompts: t.prompts });
+        // A turn that may answer Teamdeck: a message from one of its names, a typed turn (the
+        // terminal channel), a socket message. Which sends it answers is decided by the caller.
+        const mayAnswer = (p: PromptRow) => p.typed || p.peerMsgId !== undefined || [...ours].some((name) => p.text.includes(`<teammate-message teammate_id="${name}"`));
+        if (t.prompts.some(mayAnswer)) {
+          found.turnAnswers.push({ id: `tx-${end.id}`, agent, to: '', text: end.text, timestamp, prompts: t.prompts.map((p) => p.text), promptRows: t.prompts });
         }
         t.prompts = [];
       }

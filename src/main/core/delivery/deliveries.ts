@@ -3,15 +3,16 @@
 // answered `accepted`; a temporary failure answers `queued` and retries; a target that can
 // never read it makes it `undeliverable`. Receipts (taken, seen, replied) are announced here.
 import type { AppEvent } from '../../../shared/contract.js';
-import type { MemberInfo, SendResult } from '../../../shared/types.js';
+import type { ChannelKind, MemberInfo, SendResult } from '../../../shared/types.js';
 import { newMessageId } from '../claude/message-id.js';
 import { inboxFileStem } from '../claude/paths.js';
 import { SendRefusedError } from '../service-types.js';
 import type { TeamRuntime } from '../team-runtime.js';
 import { answerClock, sentToThread, statusOf } from '../history/views.js';
 import { admitToInbox } from './inbox-channel.js';
+import { admitToTerminal, type TerminalChannelContext } from './terminal-channel.js';
 import type { JournalRecord, SentState } from './journal.js';
-import { TargetOutbox, type BackoffOptions, type Outcome } from './outbox.js';
+import { TargetOutbox, UndeliverableError, type BackoffOptions, type Outcome } from './outbox.js';
 
 export interface DeliveriesContext {
   teamsRoot: string;
@@ -22,7 +23,14 @@ export interface DeliveriesContext {
   emit: (e: AppEvent) => void;
   /** Messages waiting in every outbox, for the status bar. */
   queuedCount: () => number;
+  /** The terminal channel, where this engine hosts lead terminals. */
+  terminal?: TerminalChannelContext;
 }
+
+/** The outbox key of a team's terminal: one queue for every message typed into it, in order. */
+const TERMINAL_QUEUE = '\u0000terminal';
+/** A dialog or the user's typing is cheap to look at again: the terminal queue retries often. */
+const TERMINAL_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 1_000 };
 
 export class Deliveries {
   /** Bumped at every inbox write: a read that began before a write cannot judge it consumed. */
@@ -30,13 +38,15 @@ export class Deliveries {
 
   constructor(private readonly ctx: DeliveriesContext) {}
 
-  outboxFor(rt: TeamRuntime, to: string): TargetOutbox {
-    const stem = inboxFileStem(to);
+  outboxFor(rt: TeamRuntime, to: string, channel: ChannelKind = 'inbox'): TargetOutbox {
+    const terminal = channel === 'terminal';
+    const stem = terminal ? TERMINAL_QUEUE : inboxFileStem(to);
     let o = rt.outboxes.get(stem);
     if (o) return o;
     o = new TargetOutbox(
       {
         admit: async (ids) => {
+          if (terminal) return [await this.admitTyped(rt, rt.state.sent.get(ids[0]!)!)];
           const r = await admitToInbox(this.ctx, rt, ids.map((id) => rt.state.sent.get(id)!));
           const seq = ++this.writeSeq;
           for (const id of ids) rt.writtenSeq.set(id, seq);
@@ -72,18 +82,29 @@ export class Deliveries {
           }
         },
       },
-      this.ctx.backoff,
+      terminal ? TERMINAL_BACKOFF : this.ctx.backoff,
+      terminal ? 1 : undefined,
     );
     rt.outboxes.set(stem, o);
     return o;
+  }
+
+  private admitTyped(rt: TeamRuntime, s: SentState): Promise<{ duplicate: boolean }> {
+    const ctx = this.ctx.terminal;
+    if (!ctx) throw new UndeliverableError('this Teamdeck hosts no terminals, so it cannot type into the lead\'s');
+    return admitToTerminal(ctx, rt, s, async () => {
+      const at = this.ctx.now();
+      await this.journal(rt, [{ t: 'attempt', id: s.id, to: s.to, at }]);
+      s.attemptedAt = at;
+    });
   }
 
   /**
    * Journals and delivers one message to an already checked member. Runs without yielding up
    * to the journal append when called synchronously, so concurrent sends keep call order.
    */
-  async send(rt: TeamRuntime, member: MemberInfo, text: string, summary: string | undefined, sendAs: string): Promise<SendResult> {
-    const outbox = this.outboxFor(rt, member.name);
+  async send(rt: TeamRuntime, member: MemberInfo, text: string, summary: string | undefined, sendAs: string, channel: ChannelKind = 'inbox'): Promise<SendResult> {
+    const outbox = this.outboxFor(rt, member.name, channel);
     if (outbox.load >= this.ctx.maxPending) {
       throw new SendRefusedError(`${member.name} already has ${outbox.load} undelivered messages (limit ${this.ctx.maxPending}); wait for them to be delivered`);
     }
@@ -92,11 +113,12 @@ export class Deliveries {
     const id = newMessageId();
     const s: SentState = { id, to: member.name, from: sendAs, text, timestamp: new Date(at).toISOString(), queuedAt: at };
     if (summary) s.summary = summary;
+    if (channel !== 'inbox') s.channel = channel;
     let delivery: Promise<Outcome>;
     try {
       // Journal first: from here on the message cannot be lost. (If the journal cannot be
       // written, the send fails with nothing stored and nothing delivered.)
-      await rt.journal.append({ t: 'queued', id, to: s.to, from: sendAs, text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at });
+      await rt.journal.append({ t: 'queued', id, to: s.to, from: sendAs, text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at, ...(s.channel ? { channel: s.channel } : {}) });
       rt.state.sent.set(id, s);
       rt.state.records++;
       rt.announced.set(id, 'queued');
@@ -115,7 +137,7 @@ export class Deliveries {
   recover(rt: TeamRuntime): void {
     const clock = answerClock(rt);
     for (const s of rt.state.sent.values()) {
-      if (s.deliveredAt === undefined && s.undeliverableAt === undefined) this.outboxFor(rt, s.to).enqueue(s.id);
+      if (s.deliveredAt === undefined && s.undeliverableAt === undefined) this.outboxFor(rt, s.to, s.channel).enqueue(s.id);
       rt.announced.set(s.id, statusOf(rt, s, clock(s.to)));
     }
   }

@@ -16,6 +16,8 @@ export interface QueuedRecord {
   /** ISO-8601 timestamp written into the inbox entry. */
   timestamp: string;
   at: number;
+  /** How it is delivered; absent = the member's inbox (every journal before channels). */
+  channel?: 'terminal' | 'socket';
 }
 export interface DeliveredRecord {
   t: 'delivered';
@@ -62,7 +64,17 @@ export interface UndeliverableRecord {
   at: number;
   reason: string;
 }
-export type JournalRecord = QueuedRecord | DeliveredRecord | ObservedRecord | ConsumedRecord | SeenRecord | UndeliverableRecord;
+/**
+ * The terminal channel is about to type the message. After a crash, a message with an attempt
+ * and no delivery may already be in the lead's input: its transcript is checked before typing again.
+ */
+export interface AttemptRecord {
+  t: 'attempt';
+  id: string;
+  to: string;
+  at: number;
+}
+export type JournalRecord = QueuedRecord | DeliveredRecord | ObservedRecord | ConsumedRecord | SeenRecord | UndeliverableRecord | AttemptRecord;
 
 export interface SentState {
   id: string;
@@ -78,6 +90,10 @@ export interface SentState {
   seenAt?: number;
   undeliverableAt?: number;
   reason?: string;
+  /** Absent = inbox. */
+  channel?: 'terminal' | 'socket';
+  /** Terminal channel: when typing it was last begun (see AttemptRecord). */
+  attemptedAt?: number;
 }
 
 export type ObservedState = Omit<ObservedRecord, 't'>;
@@ -112,6 +128,7 @@ function isRecord(v: unknown): v is JournalRecord {
     case 'queued':
       return typeof r.from === 'string' && typeof r.text === 'string' && typeof r.timestamp === 'string';
     case 'seen':
+    case 'attempt':
       return true;
     case 'undeliverable':
       return typeof r.reason === 'string';
@@ -138,6 +155,7 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string)
       if (state.sent.has(r.id)) throw new JournalError(`${where}: message ${r.id} is queued twice`);
       const s: SentState = { id: r.id, to: r.to, from: r.from, text: r.text, timestamp: r.timestamp, queuedAt: r.at };
       if (r.summary !== undefined) s.summary = r.summary;
+      if (r.channel === 'terminal' || r.channel === 'socket') s.channel = r.channel;
       state.sent.set(r.id, s);
       return;
     }
@@ -155,6 +173,12 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string)
       if (s.to !== r.to) throw new JournalError(`${where}: receipt for ${r.id} from ${r.to}, but it was sent to ${s.to}`);
       if (s.deliveredAt === undefined) throw new JournalError(`${where}: ${r.id} read before it was delivered`);
       if (s.consumedAt === undefined) s.consumedAt = r.at;
+      return;
+    }
+    case 'attempt': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: ${r.id} attempted, but it was never queued`);
+      s.attemptedAt = r.at;
       return;
     }
     case 'seen': {

@@ -54,6 +54,8 @@ export class TargetOutbox {
   constructor(
     private readonly hooks: OutboxHooks,
     private readonly backoff: BackoffOptions = DEFAULT_BACKOFF,
+    /** At most this many per admission (a terminal takes one turn at a time). */
+    private readonly maxBatch: number = MAX_BATCH,
   ) {}
 
   get size(): number {
@@ -119,7 +121,7 @@ export class TargetOutbox {
   private async drain(): Promise<void> {
     while (this.pending.length > 0 && !this.stopped) {
       // The head of the queue, plus whatever queued up behind it: same order, one write.
-      const batch = this.pending.slice(0, MAX_BATCH);
+      const batch = this.pending.slice(0, this.maxBatch);
       try {
         const results = await this.hooks.admit(batch);
         await this.hooks.delivered(

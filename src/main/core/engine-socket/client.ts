@@ -3,8 +3,23 @@
 // connects and presents the token, stop() disconnects; every call goes to the owner.
 import { createConnection, type Socket } from 'node:net';
 import type { AppEvent } from '../../../shared/contract.js';
-import type { MemberActivity, NeedItem, RosterEntry, SendRequest, SendResult, TaskBoard, TeamProblem, TeamSummary, ThreadMessage, TimelineItem } from '../../../shared/types.js';
+import type {
+  ChannelOption,
+  LaunchRequest,
+  MemberActivity,
+  NeedItem,
+  RosterEntry,
+  SendRequest,
+  SendResult,
+  TaskBoard,
+  TeamProblem,
+  TeamSummary,
+  TerminalInfo,
+  ThreadMessage,
+  TimelineItem,
+} from '../../../shared/types.js';
 import { SendRefusedError, type TeamServiceApi } from '../service-types.js';
+import type { TerminalAvailability } from '../terminal/types.js';
 import { readEngineInfo } from './location.js';
 import {
   answerSchema,
@@ -159,6 +174,41 @@ export class EngineSocketClient implements TeamServiceApi {
   needs(): Promise<NeedItem[]> {
     return this.call('needs');
   }
+
+  channels(team: string, member: string): Promise<ChannelOption[]> {
+    return this.call('channels', team, member);
+  }
+
+  terminalAvailability(): Promise<TerminalAvailability> {
+    return this.call('terminalAvailability');
+  }
+
+  terminals(): Promise<TerminalInfo[]> {
+    return this.call('terminals');
+  }
+
+  launch(req: LaunchRequest): Promise<TerminalInfo> {
+    return this.call('launch', req);
+  }
+
+  terminalInput(id: string, data: string): Promise<void> {
+    return this.call('terminalInput', id, data);
+  }
+
+  resizeTerminal(id: string, cols: number, rows: number): Promise<void> {
+    return this.call('resizeTerminal', id, cols, rows);
+  }
+
+  closeTerminal(id: string): Promise<void> {
+    return this.call('closeTerminal', id);
+  }
+
+  /** A viewer's stream lives in the engine that owns the terminal: a CLI client cannot attach. */
+  async attachTerminal(): Promise<{ screen: string }> {
+    throw new Error("a terminal's output streams to the app that hosts it (the window or the browser host); open it there");
+  }
+
+  async detachTerminal(): Promise<void> {}
 
   /** The owner watches the files itself; there is nothing to re-read on this side. */
   async refresh(): Promise<void> {}

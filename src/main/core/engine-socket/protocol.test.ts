@@ -41,8 +41,28 @@ describe('LineReader', () => {
 
 describe('ENGINE_METHODS', () => {
   it('allows only the listed facade methods, each with strict positional arguments', () => {
-    expect(Object.keys(ENGINE_METHODS).sort()).toEqual(['activity', 'feed', 'listTeams', 'needs', 'problems', 'queuedCount', 'roster', 'send', 'tasks', 'thread', 'timeline']);
-    for (const name of ['start', 'stop', 'refresh', 'setIdleThresholdMs', 'onEvent', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    expect(Object.keys(ENGINE_METHODS).sort()).toEqual([
+      'activity',
+      'channels',
+      'closeTerminal',
+      'feed',
+      'launch',
+      'listTeams',
+      'needs',
+      'problems',
+      'queuedCount',
+      'resizeTerminal',
+      'roster',
+      'send',
+      'tasks',
+      'terminalAvailability',
+      'terminalInput',
+      'terminals',
+      'thread',
+      'timeline',
+    ]);
+    // A viewer's output stream belongs to the app that hosts the terminal: no attach over the socket.
+    for (const name of ['start', 'stop', 'refresh', 'setIdleThresholdMs', 'onEvent', 'attachTerminal', 'detachTerminal', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {
       expect(isEngineMethod(name), name).toBe(false);
     }
     expect(ENGINE_METHODS.thread.safeParse(['alpha', 'researcher']).success).toBe(true);

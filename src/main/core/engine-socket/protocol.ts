@@ -9,7 +9,7 @@
 //   client: {"id":3,"method":"subscribe","args":[]}  then the server pushes {"event":{..}}
 import { z } from 'zod';
 import type { ApiError } from '../../../shared/contract.js';
-import { callArgsSchemas, sendRequestSchema, timelineLimitSchema } from '../../../shared/contract-schema.js';
+import { callArgsSchemas, launchRequestSchema, sendRequestSchema, timelineLimitSchema } from '../../../shared/contract-schema.js';
 import type { TeamServiceApi } from '../service-types.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -40,6 +40,13 @@ export const ENGINE_METHODS = {
   timeline: z.tuple([nameSchema, nameSchema, timelineLimitSchema.optional()]),
   tasks: z.tuple([nameSchema]),
   needs: z.tuple([]),
+  channels: z.tuple([nameSchema, nameSchema]),
+  terminalAvailability: z.tuple([]),
+  terminals: z.tuple([]),
+  launch: z.tuple([launchRequestSchema]),
+  terminalInput: callArgsSchemas.terminalInput,
+  resizeTerminal: callArgsSchemas.resizeTerminal,
+  closeTerminal: callArgsSchemas.closeTerminal,
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;

@@ -8,7 +8,17 @@ import { USER_INBOX } from '../claude/team-reader.js';
 import type { JournalRecord, ObservedState } from '../delivery/journal.js';
 import type { TeamDirectory } from '../team-directory.js';
 import { noteEvent, noteObserved } from './ingest.js';
-import { holdsTeammateBlock, type SendAttempt } from '../claude/transcripts.js';
+import { holdsTeammateBlock, type PromptRow, type SendAttempt } from '../claude/transcripts.js';
+import { isTerminalPrompt } from '../delivery/terminal-channel.js';
+import type { SentState } from '../delivery/journal.js';
+import type { TeamRuntime } from '../team-runtime.js';
+
+/** Whether a prompt in the recipient's context is this sent message, by the channel it took. */
+function carries(rt: TeamRuntime, s: SentState, p: Pick<PromptRow, 'text' | 'typed' | 'peerMsgId'>): boolean {
+  if (s.channel === 'terminal') return isTerminalPrompt(rt, s, p);
+  if (s.channel === 'socket') return p.peerMsgId === s.id;
+  return holdsTeammateBlock(p.text, s.from, s.text);
+}
 import { observedToThread } from './views.js';
 
 /** Reads what was appended to the teams' transcripts: `seen` receipts and answers. */
@@ -28,12 +38,12 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     // Presence: what each agent last did; a teammate known only from its transcript is listed.
     let rosterChanged = dir.addTranscriptAgents(rt, found.activity.keys());
     for (const [agent, time] of found.activity) if (noteEvent(rt, agent, time)) rosterChanged = true;
-    const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && holdsTeammateBlock(p.text, s.from, s.text)));
+    const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && carries(rt, s, p)));
     if (seen.length) await ctx.delivery.markSeen(rt, seen.map((s) => s.id));
     const answers: Array<SendAttempt & { replyTo?: string[] }> = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
     for (const a of found.turnAnswers) {
       // The turn answered exactly the messages whose blocks were in its prompts.
-      const replyTo = [...rt.state.sent.values()].filter((s) => s.to === a.agent && a.prompts.some((p) => holdsTeammateBlock(p, s.from, s.text))).map((s) => s.id);
+      const replyTo = [...rt.state.sent.values()].filter((s) => s.to === a.agent && a.promptRows.some((p) => carries(rt, s, p))).map((s) => s.id);
       if (replyTo.length) answers.push({ ...a, to: sendAs, replyTo });
     }
     const records: JournalRecord[] = [];

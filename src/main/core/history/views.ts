@@ -152,6 +152,7 @@ export function sentToThread(rt: TeamRuntime, s: SentState, lastAnswer?: number)
     sentAs: s.from,
   };
   if (s.summary !== undefined) m.summary = s.summary;
+  if (s.channel) m.channel = s.channel;
   const reason = status === 'undeliverable' ? s.reason : status === 'queued' ? rt.waitReason.get(s.id) : undefined;
   if (reason) m.reason = reason;
   return m;
