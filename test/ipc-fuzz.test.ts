@@ -1,7 +1,8 @@
 // Fuzzing the contract's boundary: for every call in CALL_NAMES, random and adversarial
 // payloads (wrong types, missing and extra arguments, strings of several MB, own `__proto__` /
 // `constructor` / `prototype` keys, deep and cyclic objects, NaN and Infinity, Maps and typed
-// arrays, arrays for objects, NUL and control characters, lone surrogates, long arrays) go
+// arrays, arrays for objects, NUL and control characters, lone surrogates, long arrays, terminal
+// ids that are almost ids, sizes that are not whole numbers in range) go
 // through the path the hosts use: the Electron IPC handlers (registerIpc: sender check,
 // validateCall, ApiHandlers.dispatch) after a structured clone, as Electron's IPC delivers
 // them, and a subset through the browser host's WebSocket as JSON. Behind both is a real
@@ -9,9 +10,11 @@
 //
 // Every answer must be a validation result ('invalid', 'refused', 'not_found'), never
 // 'internal' and never a throw (reads may also succeed); afterwards the service still works,
+// nothing was launched, no terminal record was written,
 // not one byte of the teams root or the state dir (journal, settings) has changed, and
 // Object.prototype is untouched. Payloads that would legitimately write (a valid send to a
-// real member, any valid setSettings, startDemo or openExternal) are made invalid first.
+// real member, any valid setSettings, startDemo, openExternal or launchTeam) are made invalid
+// first. This engine hosts no terminals, so a well-formed terminal call is refused in words.
 // FUZZ_SEED replays a run; FUZZ_RUNS sets the payloads per call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
@@ -21,6 +24,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
 import { CALL_NAMES, CHANNELS, type CallName, type Result } from '../src/shared/contract.js';
 import { validateCall } from '../src/shared/contract-schema.js';
+import { PERMISSION_MODES } from '../src/shared/types.js';
 import { ApiHandlers } from '../src/main/core/api-handlers.js';
 import { looksLikeProtocolFrame } from '../src/main/core/claude/frames.js';
 import { inboxFileStem, teamDirName } from '../src/main/core/claude/paths.js';
@@ -40,7 +44,9 @@ const WS_RUNS = Math.max(1, Math.round(RUNS / 10));
 const TEAM = 'Fuzz Team';
 const TEAM_ID = teamDirName(TEAM);
 const MEMBERS = ['researcher', 'implementer'];
-const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds']);
+const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds', 'getChannels', 'getTerminals']);
+/** Calls on one terminal: without a terminal host, a well-formed one is refused. */
+const TERMINAL_CALLS = new Set<CallName>(['attachTerminal', 'terminalInput', 'resizeTerminal', 'detachTerminal', 'closeTerminal']);
 const ALLOWED = new Set(['invalid', 'refused', 'not_found']);
 
 // ------------------------------------------------------------------------------------ payloads
@@ -121,6 +127,37 @@ const HOSTILE = [
   'a'.repeat(256),
 ];
 
+/** Terminal ids are `t-` and 12 lowercase hex digits; these are nearly that, or paths. */
+const BAD_TERMINAL_IDS = [
+  '../x',
+  't-',
+  't-0123456789abc',
+  't-0123456789a',
+  't-ABCDEF012345',
+  'T-abcdef012345',
+  't-abcdef01234g',
+  't-abcdef012345\n',
+  't-abcdef012345\u0000',
+  ' t-abcdef012345',
+  't-abcdef012345 ',
+  't_abcdef012345',
+  't-abcdef012345.json',
+  't-abcdef012345/../../x',
+  '../terminals/t-abcdef012345',
+  't-\u0661\u0662\u0663\u0664\u0665\u0666\u0667\u0668\u0669\u0660\u0661\u0662',
+  't-' + 'a'.repeat(100_000),
+];
+
+/** Keys and sequences a terminal legitimately receives (the schemas let them through). */
+const TERMINAL_INPUTS = ['ls -la\r', '\u0003', '\u0004', '\u001b', '\u001b[A', '\u001b[200~pasted\nlines\u001b[201~', '\u001b]52;c;aGVsbG8=\u0007', '\u001bP+q544e\u001b\\', '\u0000', '\r'];
+
+const terminalId = () => `t-${Array.from({ length: 12 }, () => '0123456789abcdef'[int(16)]).join('')}`;
+
+/** Columns and rows: in range, at the edges, past them, and not whole numbers at all. */
+function terminalSize(): unknown {
+  return pick([80, 24, 2, 1, 1_000, 500, 1_001, 501, 0, -0, -1, 1.5, NaN, Infinity, -Infinity, 2 ** 31, Number.MAX_SAFE_INTEGER + 2, 1e308, '80', 80n, null, [80], { cols: 80 }]);
+}
+
 function controlChars(): string {
   return Array.from({ length: 1 + int(20) }, () => String.fromCharCode(int(32))).join('');
 }
@@ -147,6 +184,7 @@ function randomString(): string {
     case 5:
       return chance(0.1) ? hugeString() : 'z'.repeat(int(5000));
     case 6:
+      if (chance(0.3)) return pick(BAD_TERMINAL_IDS);
       return pick([...MEMBERS, TEAM, TEAM_ID]) + pick(['\u0000', ' ', '/', '\\', '..', '\n', '\u200b', '', '.json', '%00']);
     case 7:
       return String(R());
@@ -246,10 +284,34 @@ function validArgs(name: CallName): unknown[] {
       return [pick([{ idleMinutes: 10 }, { teamsDir: '/tmp/elsewhere' }, { notifications: false }, { needsNotifications: false }, { senderName: 'ops-desk' }, { senderName: pick(['user', 'Team-Lead', 'SYSTEM', 'a b', '', 'x'.repeat(65)]) }, {}])];
     case 'openExternal':
       return ['https://example.com/docs'];
+    case 'getChannels':
+      return [pick([TEAM_ID, TEAM]), pick(['team-lead', ...MEMBERS])];
+    case 'launchTeam':
+      return [{ cwd: t.base, prompt: 'Review the auth module.', model: pick(['sonnet', 'claude-opus-4-1[1m]']), permissionMode: pick(PERMISSION_MODES) }];
+    case 'getTerminals':
+      return [];
+    case 'attachTerminal':
+    case 'resizeTerminal':
+      return [terminalId(), pick([80, 2, 1_000]), pick([24, 1, 500])];
+    case 'terminalInput':
+      return [terminalId(), pick(TERMINAL_INPUTS)];
+    case 'detachTerminal':
+    case 'closeTerminal':
+      return [terminalId()];
   }
 }
 
 function mutateValue(v: unknown): unknown {
+  if (typeof v === 'number') return chance(0.8) ? terminalSize() : randomValue();
+  if (typeof v === 'string' && /^t-[0-9a-f]{12}$/.test(v)) {
+    return pick([
+      () => pick(BAD_TERMINAL_IDS),
+      () => v.toUpperCase(),
+      () => v + pick(['0', 'a', '\u0000', '\n', '/..']),
+      () => v.slice(0, -1),
+      () => randomValue(),
+    ])();
+  }
   if (typeof v === 'string') {
     return pick([
       () => randomString(),
@@ -351,6 +413,20 @@ function validShaped(name: CallName): unknown[] {
       if (chance(0.3)) req.summary = pick(['', 's', 'x'.repeat(1000), '<b>x</b>']);
       return [req];
     }
+    case 'getChannels':
+      return [team(), chance(0.2) ? pick(['team-lead', ...MEMBERS]) : nameish()];
+    case 'launchTeam': {
+      const req: Record<string, unknown> = { cwd: pick([t.base, '~/x', '.', '..', '/', 'relative/dir', '/nonexistent/dir', nameish()]) };
+      if (chance(0.5)) req.prompt = chance(0.5) ? pick(TEXTS) : nameish();
+      if (chance(0.5)) req.model = pick(['sonnet', 'x'.repeat(100), 'x'.repeat(101), '-rf', '--dangerously-skip-permissions', 'a b', 'a;b', '$(id)', '']);
+      if (chance(0.3)) req.permissionMode = pick([...PERMISSION_MODES, 'yolo', 'Default', '']);
+      return [req];
+    }
+    case 'attachTerminal':
+    case 'resizeTerminal':
+      return [chance(0.8) ? terminalId() : pick(BAD_TERMINAL_IDS), terminalSize(), terminalSize()];
+    case 'terminalInput':
+      return [chance(0.8) ? terminalId() : pick(BAD_TERMINAL_IDS), chance(0.5) ? pick(TERMINAL_INPUTS) : pick(['', 'x'.repeat(65_536), 'x'.repeat(65_537), '\u00e9'.repeat(65_536), '\u{1f680}'.repeat(32_768), '\u{1f680}'.repeat(32_769), controlChars(), unicodeSoup()])];
     default:
       return validArgs(name);
   }
@@ -391,6 +467,9 @@ function forceHarmless(name: CallName, args: unknown): unknown {
     }
     case 'startDemo':
       return [randomValue()];
+    case 'launchTeam':
+      // An unknown field, or a model that is an option: both must be refused before anything starts.
+      return [chance(0.5) ? { ...(a[0] as object), teamsRoot: t.root } : { ...(a[0] as object), model: '--dangerously-skip-permissions' }];
     case 'openExternal':
       return [pick(['file:///etc/passwd', 'javascript:alert(1)', 'http://user:pw@example.com/', 'ftp://example.com/', 'chrome://gpu', 'about:blank'])];
     default:
@@ -520,11 +599,15 @@ function judge(path: string, name: CallName | string, i: number, payload: unknow
   if (res.ok) {
     totals.ok++;
     mine.ok++;
+    if (name === 'getTerminals' && !(Array.isArray(res.value) && res.value.length === 0)) failures.push(`${where}: terminals appeared`);
     if (READS.has(name as CallName)) return;
     return void failures.push(`${where}: a ${name} that should have been refused succeeded`);
   }
   const { code, message } = res.error;
   if (!ALLOWED.has(code)) return void failures.push(`${where}: ${code}: ${message}`);
+  // Without a terminal host, a terminal call that passed validation is refused and says why.
+  if (TERMINAL_CALLS.has(name as CallName) && validateCall(name, payload).ok && (code !== 'refused' || !/does not host terminals/.test(message)))
+    failures.push(`${where}: a well-formed terminal call on a host without terminals answered ${code}: ${message}`);
   totals[code as 'invalid' | 'refused' | 'not_found']++;
   mine[code as 'invalid' | 'refused' | 'not_found']++;
   // Errors describe the problem; they never echo a payload of megabytes.
@@ -533,7 +616,7 @@ function judge(path: string, name: CallName | string, i: number, payload: unknow
 }
 
 describe(`IPC fuzz (seed ${SEED})`, () => {
-  it(`answers ${RUNS} random and adversarial payloads per call with validation results only`, { timeout: 120_000 }, async () => {
+  it(`answers ${RUNS} random and adversarial payloads per call with validation results only`, { timeout: 240_000 }, async () => {
     for (const name of CALL_NAMES) {
       const handler = ipcHandlers.get(CHANNELS.invoke(name))!;
       for (let i = 0; i < RUNS; i++) {
@@ -617,6 +700,75 @@ describe(`IPC fuzz (seed ${SEED})`, () => {
     console.log(`ipc fuzz totals with the WebSocket: ${JSON.stringify(totals)}`);
     console.log([...perCall].map(([n, c]) => `  ${n.padEnd(14)} ${JSON.stringify(c)}`).join('\n'));
     expect(failures.slice(0, 20)).toEqual([]);
+  });
+
+  it('carries the terminal calls over an authenticated WebSocket: hostile arguments are answered in words on an open socket, an oversized frame closes only its own connection', { timeout: 30_000 }, async () => {
+    const a = await connect();
+    const b = await connect();
+    const id = 't-0123456789ab';
+    let n = 1_000_000;
+    const call = async (ws: WebSocket, name: string, args: unknown[] | string) => {
+      const text = typeof args === 'string' ? `{"t":"call","id":${++n},"name":"${name}","args":${args}}` : JSON.stringify({ t: 'call', id: ++n, name, args });
+      return callWs(ws, text, n);
+    };
+    const cases: Array<[string, unknown[] | string, string, RegExp]> = [
+      ['terminalInput', ['../x', 'ls\r'], 'invalid', /terminalInput: argument 1: must be a terminal id/],
+      ['terminalInput', ['t-ABCDEF012345', 'x'], 'invalid', /must be a terminal id/],
+      ['terminalInput', ['t-0123456789abc', 'x'], 'invalid', /must be a terminal id/],
+      ['terminalInput', ['t-', 'x'], 'invalid', /must be a terminal id/],
+      ['terminalInput', [id, ''], 'invalid', /argument 2: must not be empty/],
+      ['terminalInput', [id, 'x'.repeat(65_537)], 'invalid', /argument 2: must be at most 65536 characters a call/],
+      ['terminalInput', [id, 42], 'invalid', /argument 2/],
+      ['terminalInput', [id, 'x', 'extra'], 'invalid', /terminalInput/],
+      ['terminalInput', [id, '\u001b[200~paste\u001b[201~\u0003\u001b]52;c;aGk=\u0007'], 'refused', /does not host terminals/],
+      ['attachTerminal', [id, null, 24], 'invalid', /argument 2/],
+      ['attachTerminal', `["${id}",1e400,24]`, 'invalid', /argument 2/],
+      ['attachTerminal', [id, 80, -1], 'invalid', /argument 3/],
+      ['attachTerminal', [id, 80.5, 24], 'invalid', /argument 2/],
+      ['attachTerminal', [id, 80, 24], 'refused', /does not host terminals/],
+      ['resizeTerminal', [id, 1_001, 24], 'invalid', /argument 2/],
+      ['resizeTerminal', [id, 80, 501], 'invalid', /argument 3/],
+      ['resizeTerminal', [id, '80', '24'], 'invalid', /argument 2/],
+      ['resizeTerminal', [id, 2 ** 31, 2 ** 31], 'invalid', /argument 2/],
+      ['detachTerminal', ['t-abcdef012345/../../x'], 'invalid', /must be a terminal id/],
+      ['detachTerminal', [], 'invalid', /detachTerminal/],
+      ['closeTerminal', ['../terminals/t-abcdef012345'], 'invalid', /must be a terminal id/],
+      ['closeTerminal', [id], 'refused', /does not host terminals/],
+      ['launchTeam', [{ cwd: '/', model: '--dangerously-skip-permissions' }], 'invalid', /launchTeam: model/],
+      ['launchTeam', [{ cwd: 'a\u0000b' }], 'invalid', /launchTeam: cwd: must not contain control characters/],
+      ['launchTeam', [{ cwd: '/', permissionMode: 'yolo' }], 'invalid', /launchTeam: permissionMode/],
+      ['launchTeam', [{ cwd: '/', teamsRoot: '/' }], 'invalid', /launchTeam/],
+      ['launchTeam', [{ cwd: '/', prompt: 'x'.repeat(65_537) }], 'invalid', /launchTeam: prompt: must be at most 65536 bytes/],
+      ['launchTeam', [{ cwd: t.base }], 'refused', /does not host terminals/],
+      ['getChannels', [TEAM_ID, 'team-lead\u0000'], 'invalid', /getChannels: argument 2: must not contain control characters/],
+      ['getChannels', ['no-such-team', 'team-lead'], 'not_found', /./],
+    ];
+    for (const [name, args, code, message] of cases) {
+      const answer = await call(a, name, args);
+      const where = `${name} ${describePayload(args)}`;
+      expect('closed' in answer ? `${where}: closed ${answer.closed}` : where).toBe(where);
+      const result = (answer as { result: Result<unknown> }).result;
+      expect(result.ok, where).toBe(false);
+      if (!result.ok) {
+        expect(result.error.code, `${where}: ${result.error.message}`).toBe(code);
+        expect(result.error.message, where).toMatch(message);
+        expect(result.error.message.length, where).toBeLessThan(600);
+      }
+    }
+    // Still the same open connection, and it still answers.
+    expect(a.readyState).toBe(WebSocket.OPEN);
+    expect(await call(a, 'getTerminals', [])).toEqual({ result: { ok: true, value: [] } });
+    const channels = await call(a, 'getChannels', [TEAM_ID, 'team-lead']);
+    expect(channels).toMatchObject({ result: { ok: true } });
+    // Frames past the host's limit (a 10 MB paste among them) end that connection only.
+    for (const size of [MAX_WS_PAYLOAD + 1, 10 * 1024 * 1024]) {
+      const big = await connect();
+      expect(await call(big, 'terminalInput', [id, 'x'.repeat(size)])).toEqual({ closed: 1009 });
+    }
+    expect(await call(a, 'terminalInput', [id, 'x'.repeat(MAX_WS_PAYLOAD + 1)])).toEqual({ closed: 1009 });
+    expect(b.readyState).toBe(WebSocket.OPEN);
+    expect(await call(b, 'getTerminals', [])).toEqual({ result: { ok: true, value: [] } });
+    b.close();
   });
 
   it('leaves the service working, every file byte-identical and the prototypes clean', { timeout: 60_000 }, async () => {
