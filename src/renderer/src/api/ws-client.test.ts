@@ -69,6 +69,44 @@ describe('createWsClient', () => {
     client.close();
   });
 
+  it('sends the channel, launch and terminal calls as the contract names them', () => {
+    const { client, last } = setup();
+    last().open();
+    void client.getChannels('session-1', 'team-lead');
+    void client.launchTeam({ cwd: '~/proj', permissionMode: 'plan' });
+    void client.getTerminals();
+    void client.attachTerminal('t-0123456789ab', 120, 40);
+    void client.terminalInput('t-0123456789ab', 'ls\r');
+    void client.resizeTerminal('t-0123456789ab', 100, 30);
+    void client.detachTerminal('t-0123456789ab');
+    void client.closeTerminal('t-0123456789ab');
+    expect(last().sent.map((m) => [m.name, m.args])).toEqual([
+      ['getChannels', ['session-1', 'team-lead']],
+      ['launchTeam', [{ cwd: '~/proj', permissionMode: 'plan' }]],
+      ['getTerminals', []],
+      ['attachTerminal', ['t-0123456789ab', 120, 40]],
+      ['terminalInput', ['t-0123456789ab', 'ls\r']],
+      ['resizeTerminal', ['t-0123456789ab', 100, 30]],
+      ['detachTerminal', ['t-0123456789ab']],
+      ['closeTerminal', ['t-0123456789ab']],
+    ]);
+    client.close();
+  });
+
+  it('passes terminal events through with their escape sequences intact', () => {
+    const { client, last } = setup();
+    last().open();
+    const got: AppEvent[] = [];
+    client.onEvent((e) => got.push(e));
+    last().push({ type: 'terminal-output', id: 't-0123456789ab', data: '\u001b[1mhi\u001b[0m\r\n' });
+    last().push({ type: 'terminals', terminals: [] });
+    expect(got).toEqual([
+      { type: 'terminal-output', id: 't-0123456789ab', data: '\u001b[1mhi\u001b[0m\r\n' },
+      { type: 'terminals', terminals: [] },
+    ]);
+    client.close();
+  });
+
   it('queues calls until the socket opens, then matches answers by id', async () => {
     const { client, last } = setup();
     const a = client.getRoster('alpha');

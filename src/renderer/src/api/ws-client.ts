@@ -151,6 +151,14 @@ export function createWsClient(opts: WsClientOptions): WsClient {
     getTimeline: (team, member, limit) => (limit === undefined ? call('getTimeline', team, member) : call('getTimeline', team, member, limit)),
     getTasks: (team) => call('getTasks', team),
     getNeeds: () => call('getNeeds'),
+    getChannels: (team, member) => call('getChannels', team, member),
+    launchTeam: (req) => call('launchTeam', req),
+    getTerminals: () => call('getTerminals'),
+    attachTerminal: (id, cols, rows) => call('attachTerminal', id, cols, rows),
+    terminalInput: (id, data) => call('terminalInput', id, data),
+    resizeTerminal: (id, cols, rows) => call('resizeTerminal', id, cols, rows),
+    detachTerminal: (id) => call('detachTerminal', id),
+    closeTerminal: (id) => call('closeTerminal', id),
     // The browser is the system browser here: open the link in a new tab with no opener.
     openExternal: async (url) => {
       if (typeof url !== 'string' || !isHttpUrl(url)) {
