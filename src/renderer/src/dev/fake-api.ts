@@ -3,7 +3,8 @@
 // sends are refused, accepted or queued, and accepted ones advance to taken, seen and replied.
 // The demo holds both eras: legacy named teams (`from:"user"`, answers in the user inbox) and
 // current `session-<8>` teams (sent as `teamdeck`, answers from idle notifications and
-// transcripts), running and ended, with an undeliverable message.
+// transcripts), running and ended, with an undeliverable message, and hosted lead terminals
+// (fake-terminals.ts): one running for a session team, and launching makes more.
 import type { AppEvent, Result, Settings, Snapshot, TeamdeckApi } from '../../../shared/contract';
 import type {
   DeliveryStatus,
@@ -19,6 +20,7 @@ import type {
 import { inThread } from '../state/deck-state';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
 import { createFakeLive, type FakeLive } from './fake-live';
+import { createFakeTerminals, type FakeTerminals } from './fake-terminals';
 
 export type FakeScenario = 'demo' | 'empty' | 'big';
 
@@ -33,6 +35,8 @@ export interface FakeApiOptions {
   bigCount?: number;
   /** Every liveMs a member's running tool call finishes and the next starts; 0 (the default) keeps activity still. */
   liveMs?: number;
+  /** Whether the host can launch teams (default yes); when not, this is the reason given. */
+  launchUnavailable?: string;
 }
 
 export interface FakeApi extends TeamdeckApi {
@@ -49,6 +53,8 @@ export interface FakeApi extends TeamdeckApi {
   endTeam(team: string, reason?: string): void;
   /** Activity, timelines, tasks and needs, as the host keeps them; its setters push the events. */
   readonly live: FakeLive | undefined;
+  /** The hosted terminals: echo what is typed; tests make a lead exit through it. */
+  readonly terminals: FakeTerminals;
   stopTimers(): void;
 }
 
@@ -91,10 +97,10 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
   const sent: SendRequest[] = [];
   let seq = 0;
   let teamsRoot = '/home/me/.claude/teams';
-  let settings: Settings = { teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME, needsNotifications: true };
+  let settings: Settings = { teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME, needsNotifications: true, claudePath: '' };
   let live: FakeLive | undefined;
   /** Ids of the demo's messages that the needs queue points at. */
-  const refs: { takenId?: string; queuedId?: string } = {};
+  const refs: { takenId?: string; queuedId?: string; leadTerminal?: string } = {};
   const problems: TeamProblem[] = [];
   let queued = 0;
 
@@ -110,6 +116,23 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
   const emit = (ev: AppEvent) => {
     for (const l of [...listeners]) l(ev);
   };
+  const terms = createFakeTerminals({
+    now,
+    emit,
+    later,
+    stepMs: stepMs > 0 ? stepMs : 0,
+    makeTeam: (terminal) => {
+      const id = `session-${terminal.id.slice(-8)}`;
+      const at = now();
+      teams.set(id, {
+        summary: current(id, { createdAt: at, terminal: terminal.id, leadReadsInbox: false }),
+        roster: [member('team-lead', { isLead: true, agentType: 'team-lead', model: 'opus', cwd: terminal.cwd, joinedAt: at, lastEventAt: at, backendType: 'in-process' })],
+        messages: [],
+      });
+      emit({ type: 'teams', teams: [...teams.values()].map(summaryOf) });
+      return id;
+    },
+  });
 
   const makeMsg = (team: string, from: string, to: string, text: string, time: number, extra: Partial<ThreadMessage> = {}): ThreadMessage => ({
     id: extra.id ?? `m-${++seq}`,
@@ -245,7 +268,10 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
 
     const a = 'session-7ec79863';
     const at = t0 - 55 * MIN;
-    teams.set(a, { summary: current(a, { createdAt: at }), roster: [], messages: [] });
+    // Launched from Teamdeck: its lead runs in a hosted terminal.
+    const leadTerminal = terms.seed(a, '/home/me/proj', at);
+    refs.leadTerminal = leadTerminal.id;
+    teams.set(a, { summary: current(a, { createdAt: at, terminal: leadTerminal.id }), roster: [], messages: [] });
     const am = teams.get(a)!.messages;
     am.push(sentMsg(a, 'team-lead', 'Have researcher look at the logout flow, and tester run the e2e suite after.', at + 2 * MIN, 'replied'));
     am.push(makeMsg(a, 'team-lead', 'researcher', 'Look at logout: does it cancel the token refresh?', at + 3 * MIN));
@@ -342,6 +368,8 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     queuedCount: queued,
     now: now(),
     canStartDemo: true,
+    terminals: terms.list(),
+    launch: opts.launchUnavailable ? { available: false, reason: opts.launchUnavailable } : { available: true, backend: 'tmux' },
   });
 
   const findTeam = (team: string) => teams.get(team);
@@ -389,6 +417,7 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     get live() {
       return live;
     },
+    terminals: terms,
     stopTimers() {
       for (const t of timers) clearTimeout(t);
       timers.clear();
@@ -434,10 +463,14 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       const result: SendResult = isQueued
         ? { id: `s-${++seq}`, status: 'queued', reason: 'inbox unreadable; its bytes were kept' }
         : { id: `s-${++seq}`, status: 'accepted' };
+      // The channel asked for, else the member's preferred one; the terminal channel types it in.
+      const channel = era === 'legacy' ? undefined : (req.channel ?? terms.channels(summaryOf(t), req.to, target.isLead, target.backendType).find((o) => o.preferred)?.kind);
+      if (channel === 'terminal' && t.summary.terminal) terms.typeTurn(t.summary.terminal, target.isLead ? req.text : `@${req.to} ${req.text}`);
       const msg = makeMsg(req.team, 'user', req.to, req.text, at, {
         id: result.id,
         status: result.status,
         sentAs: t.summary.sendAs,
+        ...(channel ? { channel } : {}),
         ...(req.summary ? { summary: req.summary } : {}),
         ...(result.reason ? { reason: result.reason } : {}),
       });
@@ -522,6 +555,23 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       return answer(ok(live?.getTasks(team) ?? { team, list: team, exists: false, tasks: [], problems: [] }));
     },
     getNeeds: () => answer(ok(live?.getNeeds() ?? [])),
+    getChannels(team, memberName) {
+      const t = findTeam(team);
+      if (!t) return answer(fail('not_found', `No team "${team}"`));
+      const entry = t.roster.find((r) => r.name === memberName);
+      if (!entry) return answer(fail('not_found', `${memberName} is not a member of ${t.summary.name}`));
+      return answer(ok(terms.channels(summaryOf(t), memberName, entry.isLead, entry.backendType)));
+    },
+    launchTeam(req) {
+      if (opts.launchUnavailable) return answer(fail('refused', opts.launchUnavailable));
+      return answer(terms.launch(req));
+    },
+    getTerminals: () => answer(ok(terms.list())),
+    attachTerminal: (id, cols, rows) => answer(terms.attach(id, cols, rows)),
+    terminalInput: (id, data) => answer(terms.input(id, data)),
+    resizeTerminal: (id, cols, rows) => answer(terms.resize(id, cols, rows)),
+    detachTerminal: (id) => answer(terms.detach(id)),
+    closeTerminal: (id) => answer(terms.close(id)),
   };
   return api;
 }

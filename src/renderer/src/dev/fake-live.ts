@@ -14,6 +14,8 @@ export interface LiveSeedRefs {
   takenId?: string;
   /** analysis: "also check logout" to researcher, queued. */
   queuedId?: string;
+  /** session-7ec79863: the hosted terminal its lead runs in. */
+  leadTerminal?: string;
   /** Team id → its members, and whether the team is legacy. */
   teams: { id: string; legacy: boolean; ended: boolean; members: string[] }[];
 }
@@ -150,6 +152,17 @@ export function createFakeLive(opts: FakeLiveOptions, refs: LiveSeedRefs): FakeL
       title: 'team-lead waits for a permission answer: Bash rm -rf build/',
       detail: "Answer it in the lead's terminal.",
       since: t0 - 95 * SEC,
+      ...(refs.leadTerminal ? { terminal: refs.leadTerminal } : {}),
+    },
+    {
+      id: `held:${LIVE_TEAM}:team-lead`,
+      kind: 'held',
+      team: LIVE_TEAM,
+      member: 'team-lead',
+      title: 'team-lead holds a message from another session for your approval: “rerun the flaky spec”',
+      detail: 'The lead runs with every permission prompt skipped, so Claude asks in its terminal before it lets a session’s message in.',
+      since: t0 - 2 * MIN,
+      ...(refs.leadTerminal ? { terminal: refs.leadTerminal } : {}),
     },
     {
       id: `plan-approval:${LIVE_TEAM}:tester`,

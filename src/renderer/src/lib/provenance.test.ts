@@ -30,6 +30,7 @@ describe('where an answer came from', () => {
   it('marks idle notifications and transcripts, not the usual user inbox', () => {
     expect(sourceLabel('idle-notification')).toBe('from its idle notification');
     expect(sourceLabel('transcript')).toBe('from its transcript');
+    expect(sourceLabel('socket')).toBe('over the messaging socket');
     expect(sourceLabel('user-inbox')).toBeUndefined();
     expect(sourceLabel(undefined)).toBeUndefined();
     expect(sourceHint('transcript', 'tester')).toMatch(/tester’s transcript/);

@@ -53,6 +53,8 @@ export function sourceLabel(source: AnswerSource | undefined): string | undefine
       return 'from its idle notification';
     case 'transcript':
       return 'from its transcript';
+    case 'socket':
+      return 'over the messaging socket';
     default:
       return undefined;
   }
@@ -66,6 +68,8 @@ export function sourceHint(source: AnswerSource | undefined, member: string): st
       return `Read from ${member}’s transcript: it addressed this to you, and no inbox carries it.`;
     case 'user-inbox':
       return `${member} sent this to user; found in the team’s user inbox.`;
+    case 'socket':
+      return `${member} answered Teamdeck’s messaging socket (SendMessage to its address), as one Claude session to another.`;
     default:
       return undefined;
   }

@@ -18,10 +18,12 @@ function snap(over: Partial<Snapshot> = {}): Snapshot {
     watching: true,
     teams: [team('a'), team('b')],
     problems: [],
-    settings: { teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true },
+    settings: { teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '' },
     queuedCount: 0,
     now: T0,
     canStartDemo: true,
+    terminals: [],
+    launch: { available: true, backend: 'tmux' },
     ...over,
   };
 }

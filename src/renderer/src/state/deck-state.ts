@@ -3,6 +3,7 @@
 import type { AppEvent, Settings, Snapshot } from '../../../shared/contract';
 import { isShutdownApproval } from '../../../shared/frame-text';
 import type {
+  ChannelKind,
   DeliveryStatus,
   MemberActivity,
   NeedItem,
@@ -13,14 +14,19 @@ import type {
   TaskBoard,
   TeamSummary,
   ThreadMessage,
+  TerminalInfo,
   TimelineItem,
 } from '../../../shared/types';
 import { hasReason, laterStatus } from '../lib/delivery';
 import { DEFAULT_SENDER_NAME } from '../lib/sender-name';
 import { activityByMember, mergeTimeline, needsNewestFirst, timelineAfterLoad } from './live-merge';
+import { applyTerminals, resolvePendingLaunch, type ChannelCache, type LaunchAvailability } from './terminal-state';
 
-/** What the main area shows: a member (its thread or its activity), the team feed, or the task board. */
-export type View = 'thread' | 'feed' | 'tasks';
+/**
+ * What the main area shows: a member (its thread, its activity, or the lead's terminal), the team
+ * feed, the task board, or a hosted terminal on its own (no team yet, or the team ended).
+ */
+export type View = 'thread' | 'feed' | 'tasks' | 'terminal';
 
 /** Beside a member's thread: its transcript as a timeline. Kept while moving between members. */
 export type MemberPane = 'thread' | 'activity';
@@ -118,6 +124,20 @@ export interface DeckState {
   needs: NeedItem[];
   needsLoaded?: number;
   needsError?: string;
+  /** The lead terminals Teamdeck hosts, running and exited, as the host last listed them. */
+  terminals: TerminalInfo[];
+  /** Whether the host can launch a team, or why not. */
+  launch: LaunchAvailability;
+  /** The terminal shown on its own (view `terminal`). */
+  openTerminal?: string;
+  /** Per team: the lead's Terminal tab is the chosen pane (instead of Thread or Activity). */
+  leadTerminal: Record<string, boolean>;
+  /** A terminal launched from this window: its team opens once Claude makes it. */
+  pendingLaunch?: string;
+  /** Per memberKey: the ways a message can reach that member, as the host said. */
+  channels: Record<string, ChannelCache>;
+  /** Per memberKey: the channel the user picked; absent means the host's preferred one. */
+  channelChoice: Record<string, ChannelKind>;
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -126,6 +146,7 @@ export const DEFAULT_SETTINGS: Settings = {
   notifications: true,
   senderName: DEFAULT_SENDER_NAME,
   needsNotifications: true,
+  claudePath: '',
 };
 
 export const USER = 'user';
@@ -160,6 +181,11 @@ export function initialState(opts: { viewedAt?: Record<string, number>; viewedBa
     viewedBaseline: opts.viewedBaseline,
     pane: 'thread',
     needs: [],
+    terminals: [],
+    launch: { available: false },
+    leadTerminal: {},
+    channels: {},
+    channelChoice: {},
   };
 }
 
@@ -345,9 +371,9 @@ export function endedNewestFirst(teams: readonly TeamSummary[]): TeamSummary[] {
 export function applySnapshot(s: DeckState, snap: Snapshot, localNow: number): DeckState {
   const rootChanged = s.phase === 'ready' && s.teamsRoot !== snap.teamsRoot;
   const base = rootChanged
-    ? { ...s, byTeam: {}, memberByTeam: {}, feedFilter: {}, selectedTeam: undefined, view: 'thread' as View, focus: undefined, needs: [], needsLoaded: undefined }
+    ? { ...s, byTeam: {}, memberByTeam: {}, feedFilter: {}, selectedTeam: undefined, view: 'thread' as View, focus: undefined, needs: [], needsLoaded: undefined, channels: {} }
     : s;
-  return {
+  const next: DeckState = {
     ...base,
     phase: 'ready',
     loadError: undefined,
@@ -364,7 +390,11 @@ export function applySnapshot(s: DeckState, snap: Snapshot, localNow: number): D
     clockOffset: snap.now - localNow,
     now: snap.now,
     selectedTeam: pickTeam(snap.teams, base.selectedTeam),
+    // An older host sends neither: no terminals, and no launching.
+    launch: snap.launch ?? { available: false, reason: 'this Teamdeck host cannot launch teams' },
   };
+  // The terminals live outside the teams root: a new root keeps them.
+  return applyTerminals(next, snap.terminals ?? []);
 }
 
 function upsertProblem(list: readonly TeamProblem[], p: TeamProblem): TeamProblem[] {
@@ -410,7 +440,9 @@ export function applyEvent(s: DeckState, ev: AppEvent, localNow: number): DeckSt
     case 'snapshot':
       return applySnapshot(s, ev.snapshot, localNow);
     case 'teams':
-      return { ...s, teams: ev.teams, selectedTeam: pickTeam(ev.teams, s.selectedTeam) };
+      return resolvePendingLaunch({ ...s, teams: ev.teams, selectedTeam: pickTeam(ev.teams, s.selectedTeam) });
+    case 'terminals':
+      return applyTerminals(s, ev.terminals);
     case 'message':
       return applyIncomingMessage(s, ev.team, ev.message);
     case 'delivery':
@@ -567,8 +599,9 @@ export function applySent(s: DeckState, req: SendRequest, result: SendResult, ho
     status: result.status,
     ...(result.reason ? { reason: result.reason } : {}),
     // The host's echo of the message says for sure; until it comes, the team's sender name is
-    // the one the host writes.
+    // the one the host writes, and the channel the one asked for.
     ...(sentAs ? { sentAs } : {}),
+    ...(req.channel ? { channel: req.channel } : {}),
   };
   const cache = teamCache(s, req.team);
   // If the host already pushed this message (or its delivery), keep the host's timestamp and the later status.
@@ -585,7 +618,7 @@ export function applySent(s: DeckState, req: SendRequest, result: SendResult, ho
 // ---------- user intent ----------
 
 export function selectTeam(s: DeckState, team: string): DeckState {
-  if (s.selectedTeam === team) return s;
+  if (s.selectedTeam === team && s.view !== 'terminal') return s;
   return { ...s, selectedTeam: team, view: 'thread', focus: undefined };
 }
 
@@ -602,9 +635,12 @@ export function showTasks(s: DeckState, on = true): DeckState {
   return { ...s, view: on ? 'tasks' : 'thread' };
 }
 
-/** Thread or Activity beside the open member. */
+/** Thread or Activity beside the open member; on a lead with a hosted terminal, that leaves its Terminal tab. */
 export function setPane(s: DeckState, pane: MemberPane): DeckState {
-  return s.pane === pane && s.view === 'thread' ? s : { ...s, pane, view: 'thread' };
+  const team = s.selectedTeam;
+  const onTerminal = team !== undefined && !!s.leadTerminal[team];
+  if (s.pane === pane && s.view === 'thread' && !onTerminal) return s;
+  return { ...s, pane, view: 'thread', ...(onTerminal ? { leadTerminal: { ...s.leadTerminal, [team]: false } } : {}) };
 }
 
 /** Opens a member's thread with one of its messages brought into view. */

@@ -221,8 +221,9 @@ export function openBlockers(task: TaskItem, board: TaskBoard): string[] {
 
 // ---------- needs ----------
 
-/** Where a need is answered: a member's thread, one message in it, or a member still to pick. */
+/** Where a need is answered: a member's thread, one message in it, a member still to pick, or the lead's hosted terminal. */
 export type NeedTarget =
+  | { kind: 'terminal'; team: string; terminal: string }
   | { kind: 'thread'; team: string; member: string }
   | { kind: 'message'; team: string; member: string; id: string }
   | { kind: 'pick'; team: string };
@@ -235,7 +236,9 @@ function leadOf(s: Pick<DeckState, 'byTeam'>, team: string): string {
 export function needTarget(s: Pick<DeckState, 'byTeam'>, n: NeedItem): NeedTarget {
   switch (n.kind) {
     case 'permission':
-      // The prompt waits in the lead's terminal, whoever asked.
+    case 'held':
+      // The prompt waits in the lead's terminal, whoever asked: open it when Teamdeck hosts it.
+      if (n.terminal) return { kind: 'terminal', team: n.team, terminal: n.terminal };
       return { kind: 'thread', team: n.team, member: leadOf(s, n.team) };
     case 'stuck-queued':
     case 'stuck-taken': {
@@ -259,6 +262,8 @@ export function needActionLabel(target: NeedTarget): string {
       return 'Show message';
     case 'pick':
       return 'Send to…';
+    case 'terminal':
+      return 'Open terminal';
     default:
       return `Open ${target.member}`;
   }

@@ -189,7 +189,7 @@ describe('activity, timelines, tasks and needs over the fake host', () => {
     await vi.waitFor(() => expect(store.getState().needsLoaded).toBe(0));
     expect(needs).toHaveBeenCalledTimes(1);
     const all = store.getState().needs;
-    expect(new Set(all.map((n) => n.kind))).toEqual(new Set(['permission', 'plan-approval', 'stuck-taken', 'stuck-queued', 'idle-with-mail', 'orphan-inbox']));
+    expect(new Set(all.map((n) => n.kind))).toEqual(new Set(['permission', 'held', 'plan-approval', 'stuck-taken', 'stuck-queued', 'idle-with-mail', 'orphan-inbox']));
     // Newest first.
     expect(all.map((n) => n.since)).toEqual([...all.map((n) => n.since)].sort((a, b) => b - a));
     api.live!.setNeeds(api.live!.getNeeds().filter((n) => n.kind !== 'permission'));

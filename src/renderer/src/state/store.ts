@@ -3,8 +3,12 @@
 // API calls around them and remembers which loads are in flight.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { AppEvent, Result, Settings, TeamdeckApi } from '../../../shared/contract';
+import type { ChannelKind, LaunchRequest } from '../../../shared/types';
+import { pickChannel } from '../lib/channels';
 import * as D from './deck-state';
 import type { DeckState } from './deck-state';
+import { connectTerminal, type TerminalConnection, type TerminalConnectionOptions, type TerminalSink } from './terminal-connection';
+import * as T from './terminal-state';
 
 export interface DeckActions {
   start(): Promise<void>;
@@ -34,6 +38,22 @@ export interface DeckActions {
   startDemo(): Promise<string | undefined>;
   saveSettings(patch: Partial<Settings>): Promise<string | undefined>;
   openExternal(url: string): void;
+  /** Shows a hosted terminal on its own (no team yet, or its team ended). */
+  openTerminal(id: string): void;
+  /** Opens a team's lead on its Terminal tab. */
+  openTeamTerminal(team: string): void;
+  /** The lead's Terminal tab chosen, or left for Thread or Activity; remembered per team. */
+  setLeadTerminal(team: string, on: boolean): void;
+  /** Starts a lead in a hosted terminal and shows it; resolves with the refusal in words, if any. */
+  launchTeam(req: LaunchRequest): Promise<string | undefined>;
+  /** Forgets an exited terminal; resolves with the refusal in words, if any. */
+  closeTerminal(id: string): Promise<string | undefined>;
+  /** Asks the host how a message can reach this member, unless it answered for these same inputs. */
+  loadChannels(team: string, member: string, inputs: string): void;
+  /** The channel the next sends to this member use; undefined goes back to the preferred one. */
+  setChannel(team: string, member: string, kind: ChannelKind | undefined): void;
+  /** A pane's link to a terminal: its output goes straight to `sink`, never through this store. */
+  connectTerminal(id: string, sink: TerminalSink, opts?: TerminalConnectionOptions): TerminalConnection;
 }
 
 export type DeckStore = DeckState & { actions: DeckActions };
@@ -203,6 +223,8 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
     };
 
     const dispatch = (ev: AppEvent) => {
+      // Terminal output goes to the panes' own subscriptions (terminal-connection.ts), not to state.
+      if (ev.type === 'terminal-output') return;
       const before = get().selectedTeam;
       update((s) => D.applyEvent(s, ev, clock()));
       const s = get();
@@ -309,7 +331,9 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
         const text = (draft?.text ?? '').replace(/\s+$/, '');
         if (!text.trim()) return false;
         const summary = draft?.summary.trim();
-        const req = { team, to: member, text, ...(summary ? { summary } : {}) };
+        // The channel shown under the box; before the host has listed any, it picks the preferred one.
+        const channel = pickChannel(s.channels[key]?.options, s.channelChoice[key])?.kind;
+        const req = { team, to: member, text, ...(summary ? { summary } : {}), ...(channel ? { channel } : {}) };
         update((x) => D.setSending(x, team, member, true));
         const r = await call(() => api.send(req));
         if (!r.ok) {
@@ -340,6 +364,44 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
       },
       openExternal(url) {
         void call(() => api.openExternal(url));
+      },
+      openTerminal(id) {
+        update((s) => T.showTerminal(s, id));
+      },
+      openTeamTerminal(team) {
+        update((s) => T.openTeamTerminal(s, team));
+        openSelection();
+      },
+      setLeadTerminal(team, on) {
+        update((s) => T.setLeadTerminal(s, team, on));
+        openSelection();
+      },
+      async launchTeam(req) {
+        const r = await call(() => api.launchTeam(req));
+        if (!r.ok) return r.error.message;
+        update((s) => T.applyLaunched(s, r.value.terminal));
+        openSelection();
+        return undefined;
+      },
+      async closeTerminal(id) {
+        const r = await call(() => api.closeTerminal(id));
+        if (!r.ok) return r.error.message;
+        update((s) => T.removeTerminal(s, id));
+        return undefined;
+      },
+      loadChannels(team, member, inputs) {
+        const key = D.memberKey(team, member);
+        if (get().channels[key]?.inputs === inputs) return;
+        void once(`channels:${key}:${inputs}`, async () => {
+          const r = await call(() => api.getChannels(team, member));
+          update((x) => T.applyChannels(x, key, inputs, r.ok ? { options: r.value } : { error: r.error.message }));
+        });
+      },
+      setChannel(team, member, kind) {
+        update((s) => T.setChannelChoice(s, D.memberKey(team, member), kind));
+      },
+      connectTerminal(id, sink, opts) {
+        return connectTerminal(api, id, sink, opts);
       },
     };
 
