@@ -4,17 +4,21 @@ import { EmptyState } from './components/EmptyState';
 import { FeedView } from './components/FeedView';
 import { MemberHeader } from './components/Header';
 import { JumpPalette } from './components/JumpPalette';
+import { LaunchButton, LaunchDialog } from './components/LaunchDialog';
 import { NeedsButton, NeedsPanel } from './components/NeedsPanel';
 import { Roster } from './components/Roster';
 import { SettingsDialog } from './components/SettingsDialog';
 import { StatusBar } from './components/StatusBar';
 import { TasksView } from './components/TasksView';
 import { TeamSwitcher } from './components/TeamSwitcher';
+import { TerminalPane } from './components/LazyTerminalPane';
+import { TerminalView } from './components/TerminalView';
 import { ThreadView } from './components/ThreadView';
 import { TimelineView } from './components/TimelineView';
 import { modKey } from './lib/platform';
 import { useActions, useDeck, useDeckStore } from './state/context';
 import { EMPTY_ROSTER, currentMember, endedWhen, orderedRoster, teamOf, teamUnread } from './state/selectors';
+import { shownPane, terminalOfTeam } from './state/terminal-state';
 
 /** An ended team's line under the switcher: when, and why, in words. */
 function useEndedLine(): string | undefined {
@@ -27,7 +31,7 @@ function useEndedLine(): string | undefined {
   });
 }
 
-function Sidebar({ needsOpen, onToggleNeeds }: { needsOpen: boolean; onToggleNeeds: () => void }) {
+function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; onToggleNeeds: () => void; onLaunch: () => void }) {
   const description = useDeck((s) => teamOf(s, s.selectedTeam)?.description);
   const ended = useEndedLine();
   return (
@@ -41,6 +45,9 @@ function Sidebar({ needsOpen, onToggleNeeds }: { needsOpen: boolean; onToggleNee
           </p>
         )}
         {description && <p className="mt-1.5 truncate px-0.5 text-[11px] text-zinc-500 dark:text-zinc-400" title={description}>{description}</p>}
+        <div className="mt-2">
+          <LaunchButton onOpen={onLaunch} />
+        </div>
       </div>
       <Roster />
       <div className="border-t border-zinc-200 px-3 py-2 text-[11px] text-zinc-400 dark:border-zinc-800 dark:text-zinc-500">
@@ -54,20 +61,32 @@ function Main() {
   const team = useDeck((s) => s.selectedTeam);
   const view = useDeck((s) => s.view);
   const member = useDeck(currentMember);
-  const pane = useDeck((s) => s.pane);
-  if (!team) return null;
+  const pane = useDeck((s) => (s.selectedTeam && member ? shownPane(s, s.selectedTeam, member) : s.pane));
+  const terminal = useDeck((s) => (s.view === 'terminal' ? s.openTerminal : terminalOfTeam(s, s.selectedTeam)?.id));
+  if (view === 'terminal' && terminal) return <TerminalView id={terminal} />;
+  if (!team) return <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Choose a team or a terminal in the switcher.</div>;
   if (view === 'feed') return <FeedView team={team} />;
   if (view === 'tasks') return <TasksView team={team} />;
   if (!member) return <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Loading members…</div>;
   return (
-    <section className="flex min-w-0 flex-1 flex-col" aria-label={pane === 'activity' ? `${member}’s activity` : `Conversation with ${member}`}>
+    <section
+      className="flex min-w-0 flex-1 flex-col"
+      aria-label={pane === 'activity' ? `${member}’s activity` : pane === 'terminal' ? `${member}’s terminal` : `Conversation with ${member}`}
+    >
       <MemberHeader team={team} member={member} />
-      {pane === 'activity' ? (
-        <TimelineView key={`${team}/${member}`} team={team} member={member} />
+      {pane === 'terminal' && terminal ? (
+        // Typing goes straight into the terminal: no compose box under it.
+        <TerminalPane key={terminal} id={terminal} />
       ) : (
-        <ThreadView key={`${team}/${member}`} team={team} member={member} />
+        <>
+          {pane === 'activity' ? (
+            <TimelineView key={`${team}/${member}`} team={team} member={member} />
+          ) : (
+            <ThreadView key={`${team}/${member}`} team={team} member={member} />
+          )}
+          <Compose team={team} member={member} />
+        </>
       )}
-      <Compose team={team} member={member} />
     </section>
   );
 }
@@ -91,7 +110,14 @@ function useDocumentTitle() {
   const title = useDeck((s) => {
     const team = s.teams.find((t) => t.id === s.selectedTeam);
     const unread = s.teams.reduce((n, t) => n + teamUnread(s.byTeam[t.id]), 0);
-    const where = !team ? '' : s.view === 'feed' ? `${team.name} feed` : `${currentMember(s) ?? ''} · ${team.name}`;
+    const terminal = s.view === 'terminal' ? s.terminals.find((t) => t.id === s.openTerminal) : undefined;
+    const where = terminal
+      ? `${terminal.title} terminal`
+      : !team
+        ? ''
+        : s.view === 'feed'
+          ? `${team.name} feed`
+          : `${currentMember(s) ?? ''} · ${team.name}`;
     return `${unread ? `(${unread}) ` : ''}${where ? `${where} — ` : ''}Teamdeck`;
   });
   useEffect(() => {
@@ -102,12 +128,14 @@ function useDocumentTitle() {
 export function App() {
   const store = useDeckStore();
   const phase = useDeck((s) => s.phase);
-  const hasTeams = useDeck((s) => s.teams.length > 0);
+  // A terminal shown on its own needs the sidebar and main area even before any team exists.
+  const hasTeams = useDeck((s) => s.teams.length > 0 || s.view === 'terminal');
   const [palette, setPalette] = useState(false);
   const [settings, setSettings] = useState(false);
   const [needs, setNeeds] = useState(false);
-  const overlays = useRef({ palette, settings, needs });
-  overlays.current = { palette, settings, needs };
+  const [launch, setLaunch] = useState(false);
+  const overlays = useRef({ palette, settings, needs, launch });
+  overlays.current = { palette, settings, needs, launch };
   useDocumentTitle();
 
   useEffect(() => {
@@ -115,10 +143,20 @@ export function App() {
       if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'k') {
         e.preventDefault();
         setSettings(false);
+        setLaunch(false);
         setPalette((p) => !p);
         return;
       }
       const mod = (e.ctrlKey || e.metaKey) && !e.altKey && e.shiftKey;
+      if (mod && e.key.toLowerCase() === 'l') {
+        if (store.getState().phase !== 'ready') return;
+        e.preventDefault();
+        setPalette(false);
+        setSettings(false);
+        setNeeds(false);
+        setLaunch(true);
+        return;
+      }
       if (mod && e.key.toLowerCase() === 'n') {
         e.preventDefault();
         setPalette(false);
@@ -126,7 +164,7 @@ export function App() {
         setNeeds((n) => !n);
         return;
       }
-      if (overlays.current.palette || overlays.current.settings) return;
+      if (overlays.current.palette || overlays.current.settings || overlays.current.launch) return;
       const s = store.getState();
       if (overlays.current.needs && e.key === 'Escape') {
         e.preventDefault();
@@ -152,6 +190,8 @@ export function App() {
         return;
       }
       if (e.key === 'Escape' && !e.defaultPrevented) {
+        // Esc in or beside a terminal belongs to the program in it (Claude's "interrupt").
+        if (s.view === 'terminal' || (e.target instanceof Element && e.target.closest('[data-testid="terminal-pane"]'))) return;
         if (s.view === 'feed') s.actions.openFeed(false);
         else if (s.view === 'tasks') s.actions.openTasks(false);
         requestAnimationFrame(focusCompose);
@@ -166,10 +206,10 @@ export function App() {
       <div className="flex min-h-0 flex-1">
         {phase === 'loading' && <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Loading teams…</div>}
         {phase === 'failed' && <LoadFailed />}
-        {phase === 'ready' && !hasTeams && <EmptyState onOpenSettings={() => setSettings(true)} />}
+        {phase === 'ready' && !hasTeams && <EmptyState onOpenSettings={() => setSettings(true)} onLaunch={() => setLaunch(true)} />}
         {phase === 'ready' && hasTeams && (
           <>
-            <Sidebar needsOpen={needs} onToggleNeeds={() => setNeeds((n) => !n)} />
+            <Sidebar needsOpen={needs} onToggleNeeds={() => setNeeds((n) => !n)} onLaunch={() => setLaunch(true)} />
             <Main />
           </>
         )}
@@ -184,6 +224,7 @@ export function App() {
         />
       )}
       {settings && <SettingsDialog onClose={() => setSettings(false)} />}
+      {launch && <LaunchDialog onClose={() => setLaunch(false)} />}
       {needs && phase === 'ready' && hasTeams && <NeedsPanel onClose={() => setNeeds(false)} />}
     </div>
   );

@@ -5,6 +5,9 @@ import { useActions, useDeck } from '../state/context';
 import { composeArrival, composeBlock, composeNote } from '../state/selectors';
 import { ClockIcon, SendIcon } from './icons';
 import { modKey } from '../lib/platform';
+import { channelHint } from '../lib/channels';
+import { isLeadOf } from '../state/terminal-state';
+import { ChannelSwitch, useChannels } from './ChannelChoice';
 
 export const COMPOSE_ID = 'compose-text';
 
@@ -26,6 +29,16 @@ export function Compose({ team, member }: { team: string; member: string }) {
   const block = useDeck(useShallow((s) => composeBlock(s, team, member)));
   const note = useDeck((s) => composeNote(s, team, member));
   const arrival = useDeck(useShallow((s) => composeArrival(s, team, member)));
+  const channels = useChannels(team, member);
+  const isLead = useDeck((s) => isLeadOf(s, team, member));
+  const chosen = channels.chosen;
+  // The host's words for the channel a send will use; before it has answered (or if it cannot), the team's sender name.
+  const arrives = chosen
+    ? {
+        label: chosen.label,
+        hint: chosen.available ? (channelHint(chosen.kind, member, isLead) ?? arrival?.hint ?? chosen.label) : `Not possible now: ${chosen.reason ?? 'unavailable'}`,
+      }
+    : arrival;
   const text = draft?.text ?? '';
   const summary = draft?.summary ?? '';
   const disabled = block !== undefined;
@@ -114,11 +127,18 @@ export function Compose({ team, member }: { team: string; member: string }) {
         </p>
       ) : (
         <p id="compose-hint" className="mt-1.5 px-1 text-[11px] text-zinc-400 dark:text-zinc-500">
-          {arrival && (
+          {arrives && (
             <>
-              <span data-testid="compose-arrival" title={arrival.hint} className="text-zinc-500 dark:text-zinc-400">
-                Arrives {arrival.label}
+              <span data-testid="compose-arrival" data-channel={chosen?.kind} title={arrives.hint} className="text-zinc-500 dark:text-zinc-400">
+                Arrives {arrives.label}
+                {chosen && !chosen.available && chosen.reason ? ` (not now: ${chosen.reason})` : ''}
               </span>
+              {channels.options && channels.options.length > 1 && (
+                <>
+                  {' '}
+                  <ChannelSwitch team={team} member={member} options={channels.options} chosen={chosen?.kind} />
+                </>
+              )}
               {' · '}
             </>
           )}

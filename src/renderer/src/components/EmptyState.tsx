@@ -1,12 +1,42 @@
 import { useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { useActions, useDeck } from '../state/context';
+import { sortTerminals } from '../state/terminal-state';
+import { LaunchButton } from './LaunchDialog';
+import { TerminalIcon } from './icons';
 
-export function EmptyState({ onOpenSettings }: { onOpenSettings: () => void }) {
+/** Terminals Teamdeck hosts whose teams are not listed (yet, or any more): one click opens each. */
+function HostedTerminals() {
+  const actions = useActions();
+  const rows = useDeck(useShallow((s) => sortTerminals(s.terminals).map((t) => `${t.id}\u0000${t.title} · ${t.state}`)));
+  if (rows.length === 0) return null;
+  return (
+    <div className="mt-5">
+      <h2 className="text-xs font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">Terminals Teamdeck hosts</h2>
+      <ul className="mt-1.5 space-y-1">
+        {rows.map((r) => {
+          const [id, label] = r.split('\u0000') as [string, string];
+          return (
+            <li key={id}>
+              <button type="button" data-testid={`open-terminal-${id}`} onClick={() => actions.openTerminal(id)} className="inline-flex items-center gap-1.5 text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400">
+                <TerminalIcon width={13} height={13} />
+                {label}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+    </div>
+  );
+}
+
+export function EmptyState({ onOpenSettings, onLaunch }: { onOpenSettings: () => void; onLaunch: () => void }) {
   const actions = useActions();
   const root = useDeck((s) => s.teamsRoot);
   const source = useDeck((s) => s.rootSource);
   const alsoLooked = useDeck((s) => s.alsoLooked);
   const canStartDemo = useDeck((s) => s.canStartDemo);
+  const canLaunch = useDeck((s) => s.launch.available);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
 
@@ -64,6 +94,13 @@ export function EmptyState({ onOpenSettings }: { onOpenSettings: () => void }) {
               </button>
             </li>
           </ul>
+        </div>
+
+        <HostedTerminals />
+
+        <div className="mt-6 flex items-center gap-3 border-t border-zinc-200 pt-5 dark:border-zinc-800">
+          <LaunchButton onOpen={onLaunch} wide />
+          {canLaunch && <span className="text-xs text-zinc-500 dark:text-zinc-400">Start Claude Code as a team lead in a terminal here; its team shows up when Claude makes it.</span>}
         </div>
 
         {canStartDemo && (

@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import type { KeyboardEvent, ReactNode } from 'react';
 import { modKey } from '../lib/platform';
 import { useActions, useDeck } from '../state/context';
 import { currentEntry, isTeamEnded, openTaskCount } from '../state/selectors';
+import { hasTerminalTab, shownPane, type ShownPane } from '../state/terminal-state';
 import { ActivityLine } from './ActivityLine';
 import { PresenceDot, RelTime, STATE_LABEL, STATE_TEXT, useLastSeen, useMemberState } from './bits';
 import { BoardIcon, FeedIcon } from './icons';
@@ -9,17 +10,38 @@ import { BoardIcon, FeedIcon } from './icons';
 const HEADER_BUTTON =
   'inline-flex shrink-0 items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1 text-xs font-medium text-zinc-700 outline-none hover:bg-zinc-100 focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:border-zinc-700 dark:text-zinc-200 dark:hover:bg-zinc-800';
 
-/** Thread | Activity: the member's messages with the user, or its transcript as a timeline. */
-function PaneToggle({ member }: { member: string }) {
-  const { setPane } = useActions();
-  const pane = useDeck((s) => s.pane);
-  const tab = (value: 'thread' | 'activity', label: string) => (
+/**
+ * Thread | Activity: the member's messages with the user, or its transcript as a timeline; for
+ * the lead of a team Teamdeck launched, also its Terminal (the choice is kept per team).
+ * Arrow keys move between the tabs.
+ */
+function PaneToggle({ team, member }: { team: string; member: string }) {
+  const { setPane, setLeadTerminal } = useActions();
+  const pane = useDeck((s) => shownPane(s, team, member));
+  const withTerminal = useDeck((s) => hasTerminalTab(s, team, member));
+  const tabs: [ShownPane, string][] = [
+    ['thread', 'Thread'],
+    ['activity', 'Activity'],
+    ...(withTerminal ? ([['terminal', 'Terminal']] as [ShownPane, string][]) : []),
+  ];
+  const choose = (value: ShownPane) => (value === 'terminal' ? setLeadTerminal(team, true) : setPane(value));
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+    e.preventDefault();
+    const at = tabs.findIndex(([v]) => v === pane);
+    const next = tabs[(at + (e.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length]![0];
+    choose(next);
+    requestAnimationFrame(() => document.querySelector<HTMLButtonElement>(`[data-testid="pane-${next}"]`)?.focus());
+  };
+  const tab = (value: ShownPane, label: string) => (
     <button
+      key={value}
       type="button"
       role="tab"
       aria-selected={pane === value}
+      tabIndex={pane === value ? 0 : -1}
       data-testid={`pane-${value}`}
-      onClick={() => setPane(value)}
+      onClick={() => choose(value)}
       className={`rounded px-2 py-0.5 text-xs font-medium outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 ${
         pane === value
           ? 'bg-white text-zinc-900 shadow-xs dark:bg-zinc-700 dark:text-white'
@@ -32,12 +54,12 @@ function PaneToggle({ member }: { member: string }) {
   return (
     <div
       role="tablist"
-      aria-label={`${member}: thread or activity`}
-      title={`${modKey()}+Shift+A switches`}
+      aria-label={withTerminal ? `${member}: thread, activity or terminal` : `${member}: thread or activity`}
+      title={`${modKey()}+Shift+A switches to Activity · ← → move between tabs`}
+      onKeyDown={onKeyDown}
       className="flex shrink-0 items-center gap-0.5 rounded-md bg-zinc-100 p-0.5 dark:bg-zinc-800"
     >
-      {tab('thread', 'Thread')}
-      {tab('activity', 'Activity')}
+      {tabs.map(([value, label]) => tab(value, label))}
     </div>
   );
 }
@@ -93,7 +115,7 @@ export function MemberHeader({ team, member }: { team: string; member: string })
           ))}
         </div>
       </div>
-      <PaneToggle member={member} />
+      <PaneToggle team={team} member={member} />
       <button type="button" data-testid="feed-button" onClick={() => openFeed(true)} title={`Every message in ${team}`} className={HEADER_BUTTON}>
         <FeedIcon width={12} height={12} />
         Feed

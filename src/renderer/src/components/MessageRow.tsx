@@ -121,7 +121,7 @@ export const Bubble = memo(function Bubble({ message: m, team, lead, grouped, sh
         >
           <Markdown text={m.text} onOpenLink={onOpenLink} />
         </div>
-        {(showTime || (mine && (m.status || m.sentAs)) || source) && (
+        {(showTime || (mine && (m.status || m.sentAs || m.channel)) || source) && (
           <div className={`mt-1 flex flex-wrap items-center gap-x-2 px-1 text-[11px] text-zinc-400 dark:text-zinc-500 ${mine ? 'justify-end' : ''}`}>
             {mine && m.status && <DeliveryChip status={m.status} member={m.to} reason={m.reason} />}
             {mine && <SentAs message={m} isLead={m.to === lead} team={team} />}

@@ -1,7 +1,8 @@
 // "Needs you": one queue across all teams of what waits on the human (permission prompts, plan
-// approvals, stuck messages, idle members with mail, inboxes nobody reads), newest first, each
-// with how long it has waited and a button that opens where to act. Items leave when the host
-// drops them.
+// approvals, messages Claude holds for approval, stuck messages, idle members with mail, inboxes
+// nobody reads), newest first, each with how long it has waited and a button that opens where to
+// act: a prompt in a lead's terminal that Teamdeck hosts opens that terminal, where answering it
+// clears the item. Items leave when the host drops them.
 import { memo, useEffect, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import type { NeedItem, NeedKind } from '../../../shared/types';
@@ -11,6 +12,7 @@ import { useActions, useDeck } from '../state/context';
 import { needActionLabel, needTarget, orderedRoster, teamOf } from '../state/selectors';
 import { useTickingNow } from '../state/ticking-now';
 import { focusCompose } from './Compose';
+import { focusTerminal } from '../lib/terminal-focus';
 import { BanIcon, BellIcon, ClockIcon, CloseIcon, HandIcon, MoonIcon, TrayOutIcon, WarningIcon } from './icons';
 
 const KIND: Record<NeedKind, { label: string; icon: typeof ClockIcon; tone: string }> = {
@@ -20,6 +22,7 @@ const KIND: Record<NeedKind, { label: string; icon: typeof ClockIcon; tone: stri
   'stuck-taken': { label: 'Taken, not seen', icon: TrayOutIcon, tone: 'text-sky-700 dark:text-sky-400' },
   'idle-with-mail': { label: 'Idle with mail', icon: MoonIcon, tone: 'text-zinc-600 dark:text-zinc-300' },
   'orphan-inbox': { label: 'Nobody reads it', icon: BanIcon, tone: 'text-red-700 dark:text-red-400' },
+  held: { label: 'Held by Claude', icon: HandIcon, tone: 'text-amber-700 dark:text-amber-400' },
 };
 
 const FALLBACK = { label: 'Needs you', icon: WarningIcon, tone: 'text-zinc-600 dark:text-zinc-300' };
@@ -80,8 +83,15 @@ const NeedRow = memo(function NeedRow({ need, onDone }: { need: NeedItem; onDone
     onDone();
     requestAnimationFrame(focusCompose);
   };
+  const teamKnown = useDeck((s) => teamOf(s, need.team) !== undefined);
   const act = () => {
-    if (target.kind === 'pick') setPicking((p) => !p);
+    if (target.kind === 'terminal') {
+      // The lead's Terminal tab when its team is listed; else the terminal on its own.
+      if (teamKnown) actions.openTeamTerminal(target.team);
+      else actions.openTerminal(target.terminal);
+      onDone();
+      focusTerminal(target.terminal);
+    } else if (target.kind === 'pick') setPicking((p) => !p);
     else if (target.kind === 'message') {
       actions.openMessage(target.team, target.member, target.id);
       onDone();
@@ -109,7 +119,13 @@ const NeedRow = memo(function NeedRow({ need, onDone }: { need: NeedItem; onDone
         <button type="button" data-testid="need-action" aria-expanded={target.kind === 'pick' ? picking : undefined} onClick={act} className="btn-secondary shrink-0 !px-2.5 !py-1 !text-xs whitespace-nowrap">
           {needActionLabel(target)}
         </button>
-        {need.kind === 'permission' && <span className="text-[11px] text-zinc-500 dark:text-zinc-400">Teamdeck cannot answer it for you: the prompt is in the lead’s terminal.</span>}
+        {(need.kind === 'permission' || need.kind === 'held') && (
+          <span className="text-[11px] text-zinc-500 dark:text-zinc-400">
+            {target.kind === 'terminal'
+              ? 'Answer it in the lead’s terminal; the item clears once you have.'
+              : 'Teamdeck cannot answer it for you: the prompt is in the lead’s terminal.'}
+          </span>
+        )}
       </div>
       {picking && target.kind === 'pick' && (
         <SendToPicker

@@ -12,6 +12,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [notifications, setNotifications] = useState(settings.notifications);
   const [needsNotifications, setNeedsNotifications] = useState(settings.needsNotifications ?? true);
   const [senderName, setSenderName] = useState(settings.senderName ?? DEFAULT_SENDER_NAME);
+  const [claudePath, setClaudePath] = useState(settings.claudePath ?? '');
   const nameProblem = senderNameProblem(senderName);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -26,7 +27,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     if (nameProblem) return;
     setBusy(true);
     setError(undefined);
-    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications, needsNotifications, senderName });
+    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications, needsNotifications, senderName, claudePath: claudePath.trim() });
     setBusy(false);
     if (err) setError(err);
     else onClose();
@@ -105,6 +106,22 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
               always get <span className="font-mono">user</span>.
             </span>
           )}
+        </label>
+        <label className="mt-4 block text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          Claude Code executable
+          <input
+            data-testid="settings-claude-path"
+            value={claudePath}
+            onChange={(e) => setClaudePath(e.target.value)}
+            spellCheck={false}
+            autoComplete="off"
+            placeholder="claude"
+            aria-describedby="claude-path-help"
+            className="input mt-1 font-mono text-xs"
+          />
+          <span id="claude-path-help" className="mt-1 block text-xs font-normal text-zinc-500 dark:text-zinc-400">
+            The program “Launch a team” starts; empty = claude from the PATH.
+          </span>
         </label>
         <label className="mt-4 flex items-center gap-2 text-sm text-zinc-800 dark:text-zinc-200">
           <input type="checkbox" checked={notifications} onChange={(e) => setNotifications(e.target.checked)} className="accent-indigo-600" />

@@ -1,7 +1,10 @@
 import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useActions, useDeck } from '../state/context';
+import { pointInTime } from '../lib/time';
 import { endedWhen, teamGroups, teamOf, teamUnread } from '../state/selectors';
+import { sortTerminals } from '../state/terminal-state';
+import type { TerminalInfo } from '../../../shared/types';
 import { ChevronDownIcon } from './icons';
 
 interface Row {
@@ -10,11 +13,22 @@ interface Row {
 }
 
 const SEP = '\u0000';
+/** Option values for hosted terminals; team ids never start with it (they are folder names). */
+export const TERMINAL_OPTION = 'terminal:';
 
-/** Running teams first; ended ones (still browsable) in their own group below, newest first, with when they ended. */
+function terminalLabel(t: TerminalInfo, now: number): string {
+  if (t.state === 'exited') return `${t.title} · exited${t.exitedAt ? ` ${pointInTime(t.exitedAt, now)}` : ''}`;
+  return `${t.title} · ${t.state}`;
+}
+
+/**
+ * Running teams first; ended ones (still browsable) in their own group below, newest first, with
+ * when they ended; then the terminals Teamdeck hosts (running and exited), so a lead whose team
+ * has not appeared yet, or has ended, can be opened.
+ */
 export function TeamSwitcher() {
-  const { openTeam } = useActions();
-  const selected = useDeck((s) => s.selectedTeam ?? '');
+  const { openTeam, openTerminal } = useActions();
+  const selected = useDeck((s) => (s.view === 'terminal' && s.openTerminal ? `${TERMINAL_OPTION}${s.openTerminal}` : (s.selectedTeam ?? '')));
   // Rows as strings, so the selector stays shallow-comparable while the clock ticks.
   const keys = useDeck(
     useShallow((s) => {
@@ -26,22 +40,29 @@ export function TeamSwitcher() {
       return [
         ...running.map((t) => ['r', t.id, `${t.name}${unread(t.id)}`].join(SEP)),
         ...ended.map((t) => ['e', t.id, `${t.name} · ${endedWhen(t, s.now)}${unread(t.id)}`].join(SEP)),
+        ...sortTerminals(s.terminals).map((t) => ['t', `${TERMINAL_OPTION}${t.id}`, terminalLabel(t, s.now)].join(SEP)),
       ];
     }),
   );
-  const { running, ended } = useMemo(() => {
-    const out: { running: Row[]; ended: Row[] } = { running: [], ended: [] };
+  const rows = useMemo(() => {
+    const out: { running: Row[]; ended: Row[]; terminals: Row[] } = { running: [], ended: [], terminals: [] };
     for (const k of keys) {
       const [group, id, label] = k.split(SEP) as [string, string, string];
-      (group === 'e' ? out.ended : out.running).push({ id, label });
+      (group === 'e' ? out.ended : group === 't' ? out.terminals : out.running).push({ id, label });
     }
     return out;
   }, [keys]);
+  const { running, ended } = rows;
+  const terminals = rows.terminals.length;
   const current = useDeck((s) => {
+    if (s.view === 'terminal') {
+      const t = s.terminals.find((x) => x.id === s.openTerminal);
+      return `${t?.title ?? 'Terminal'}${SEP}terminal`;
+    }
     const t = teamOf(s, s.selectedTeam);
-    return t ? `${t.name}${SEP}${t.state === 'ended' ? '1' : ''}` : '';
+    return t ? `${t.name}${SEP}${t.state === 'ended' ? 'ended' : ''}` : '';
   });
-  const [currentName, currentEnded] = current.split(SEP) as [string, string | undefined];
+  const [currentName, currentMark] = current.split(SEP) as [string, string | undefined];
   const options = (rows: Row[]) =>
     rows.map((r) => (
       <option key={r.id} value={r.id}>
@@ -57,26 +78,33 @@ export function TeamSwitcher() {
       <span aria-hidden="true" className="min-w-0 truncate text-[13px] font-semibold text-zinc-900 dark:text-zinc-100">
         {currentName}
       </span>
-      {currentEnded && (
+      {currentMark && (
         <span
           aria-hidden="true"
           className="shrink-0 rounded bg-zinc-200/80 px-1 text-[10px] font-medium tracking-wide text-zinc-600 uppercase dark:bg-zinc-700/70 dark:text-zinc-300"
         >
-          ended
+          {currentMark}
         </span>
       )}
       <select
         data-testid="team-switcher"
         value={selected}
-        onChange={(e) => openTeam(e.target.value)}
+        onChange={(e) => {
+          const v = e.target.value;
+          if (v.startsWith(TERMINAL_OPTION)) openTerminal(v.slice(TERMINAL_OPTION.length));
+          else openTeam(v);
+        }}
         className="absolute inset-0 h-full w-full cursor-pointer appearance-none opacity-0 outline-none"
       >
-        {ended.length === 0 ? (
+        {/* Nothing selected yet (a terminal's team still to come): the select shows no team. */}
+        {selected === '' && <option value="">Choose a team or terminal</option>}
+        {ended.length === 0 && terminals === 0 ? (
           options(running)
         ) : (
           <>
             {running.length > 0 && <optgroup label="Running">{options(running)}</optgroup>}
-            <optgroup label="Ended">{options(ended)}</optgroup>
+            {ended.length > 0 && <optgroup label="Ended">{options(ended)}</optgroup>}
+            {terminals > 0 && <optgroup label="Terminals">{options(rows.terminals)}</optgroup>}
           </>
         )}
       </select>

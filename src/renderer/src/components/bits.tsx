@@ -2,7 +2,8 @@
 import { memo } from 'react';
 import type { AnswerSource, DeliveryStatus, MemberState, RosterEntry, ThreadMessage } from '../../../shared/types';
 import { DELIVERY_WORD, deliveryHint, isDeliveryStatus } from '../lib/delivery';
-import { sentAsHint, sentAsLabel, sourceHint, sourceLabel } from '../lib/provenance';
+import { channelHint, channelMark } from '../lib/channels';
+import { sentAsHint, sourceHint, sourceLabel } from '../lib/provenance';
 import { exactTime, lastSeen, relativeTime } from '../lib/time';
 import { useDeck } from '../state/context';
 import { isFromUser } from '../state/deck-state';
@@ -104,13 +105,19 @@ export function DeliveryChip({ status, member, reason }: { status: DeliveryStatu
   );
 }
 
-/** "as teamdeck" beside a sent message: the name it was written under, and how the model sees it. */
-export function SentAs({ message, isLead, team }: { message: Pick<ThreadMessage, 'to' | 'sentAs'>; isLead: boolean; team: string }) {
+/**
+ * How a sent message went, beside it: "typed as you" (the lead's terminal), "as another session"
+ * (the messaging socket), or the sender name an inbox message was written under ("as teamdeck"),
+ * with how the model sees it on hover.
+ */
+export function SentAs({ message, isLead, team }: { message: Pick<ThreadMessage, 'to' | 'sentAs' | 'channel'>; isLead: boolean; team: string }) {
   const era = useDeck((s) => teamOf(s, team)?.era);
-  if (!message.sentAs) return null;
+  const mark = channelMark(message);
+  if (!mark) return null;
+  const hint = channelHint(message.channel, message.to, isLead) ?? (message.sentAs ? sentAsHint({ member: message.to, sentAs: message.sentAs, isLead, era }) : undefined);
   return (
-    <span data-testid="sent-as" className="text-zinc-400 dark:text-zinc-500" title={sentAsHint({ member: message.to, sentAs: message.sentAs, isLead, era })}>
-      {sentAsLabel(message.sentAs)}
+    <span data-testid="sent-as" data-channel={message.channel ?? 'inbox'} className="text-zinc-400 dark:text-zinc-500" title={hint}>
+      {mark}
     </span>
   );
 }

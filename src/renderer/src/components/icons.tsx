@@ -167,3 +167,16 @@ export const CloseIcon = (p: P) => (
     <path d="M4 4l8 8M12 4l-8 8" />
   </Svg>
 );
+export const TerminalIcon = (p: P) => (
+  <Svg {...p}>
+    <rect x="1.75" y="2.75" width="12.5" height="10.5" rx="1.5" />
+    <path d="M4.5 6.5l2 1.75-2 1.75M8.5 10.5h3" />
+  </Svg>
+);
+export const RocketIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M9.5 2.5c2.2-.6 3.6-.4 4 0 .4.4.6 1.8 0 4l-4.5 4.5-3.5-3.5z" />
+    <path d="M5.5 7.5l-2.5.5-1 2 3 .5M8.5 10.5l-.5 2.5-2 1-.5-3" />
+    <circle cx="10.5" cy="5.5" r="1" />
+  </Svg>
+);
