@@ -118,20 +118,29 @@ export async function startApiStandin(scripts: Record<string, Script> = {}): Pro
         return;
       }
       const model = body?.model ?? 'claude-opus-5-5';
-      let reply: ReplyBlock[];
-      try {
-        const script = entry.agent === 'side' ? undefined : (table.get(entry.agent) ?? table.get('default'));
-        reply = withIds(n, script?.(entry) ?? [text(entry.agent === 'side' ? 'Untitled' : `${entry.agent}: ok`)]);
-      } catch (e) {
+      const script = entry.agent === 'side' ? undefined : (table.get(entry.agent) ?? table.get('default'));
+      const answer = (reply: ReplyBlock[]) => {
+        entry.reply = reply;
+        entry.status = 200;
+        if (body?.stream) streamReply(res, model, n, reply);
+        else plainReply(res, model, n, reply);
+      };
+      const fail = (e: unknown) => {
         entry.status = 500;
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: `script failed: ${(e as Error).message}` } }));
+      };
+      const fallback = () => [text(entry.agent === 'side' ? 'Untitled' : `${entry.agent}: ok`)];
+      let out: ReturnType<Script>;
+      try {
+        out = script?.(entry);
+      } catch (e) {
+        fail(e);
         return;
       }
-      entry.reply = reply;
-      entry.status = 200;
-      if (body?.stream) streamReply(res, model, n, reply);
-      else plainReply(res, model, n, reply);
+      // A script may answer later (a promise): a model that is slow to reply, as real ones are.
+      if (out instanceof Promise) out.then((r) => answer(withIds(n, r ?? fallback())), fail);
+      else answer(withIds(n, out ?? fallback()));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

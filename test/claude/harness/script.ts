@@ -42,7 +42,8 @@ export interface ApiRequest {
   status?: number;
 }
 
-export type Script = (req: ApiRequest) => ReplyBlock[] | undefined;
+/** Answers one request: now, or later through a promise (a slow model); undefined = the default answer. */
+export type Script = (req: ApiRequest) => ReplyBlock[] | undefined | Promise<ReplyBlock[] | undefined>;
 
 export const text = (t: string): ReplyBlock => ({ type: 'text', text: t });
 export const tool = (name: string, input: Record<string, unknown>): ReplyBlock => ({ type: 'tool_use', name, input });

@@ -38,6 +38,14 @@ export interface Lead {
   debugLog: string;
   /** Types a genuine user turn: the text literally, a pause for the TUI's paste window, Enter. */
   type(text: string): Promise<void>;
+  /**
+   * Pastes `text` as one bracketed paste (`tmux load-buffer` + `paste-buffer -p`, the way a
+   * terminal host delivers a multi-line message), then, unless `submit` is false, Enter after
+   * `pauseMs` (250 by default; 0-100 ms also submitted the paste whole in every try).
+   */
+  paste(text: string, opts?: { submit?: boolean; pauseMs?: number }): Promise<void>;
+  /** Sends text literally (`send-keys -l`), no Enter: e.g. a half-typed draft. */
+  typeRaw(text: string): void;
   /** Types /exit and waits for the process to end. */
   exit(timeoutMs?: number): Promise<void>;
   /** Sends a signal to the lead, after checking the pid is still the process this run started. */
@@ -139,8 +147,8 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   writeFileSync(conf, 'set -g remain-on-exit on\nset -g default-terminal xterm-256color\nset -g history-limit 5000\n');
   // The server's own environment is the lead's (panes inherit it) with tmux's socket in the run.
   const tmuxEnv = { ...env, TMUX_TMPDIR: run.run };
-  const tmux = (args: string[]) => {
-    const r = spawnSync('tmux', ['-L', tmuxName, '-f', conf, ...args], { env: tmuxEnv, encoding: 'utf8', timeout: 10_000 });
+  const tmux = (args: string[], input?: string) => {
+    const r = spawnSync('tmux', ['-L', tmuxName, '-f', conf, ...args], { env: tmuxEnv, encoding: 'utf8', timeout: 10_000, input });
     if (r.error) throw new Error(`tmux ${args[0]}: ${r.error.message}`);
     if (r.status !== 0) throw new Error(`tmux ${args.join(' ')} failed: ${r.stderr.trim()}`);
     return r.stdout;
@@ -198,6 +206,14 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
       }
     }
   };
+  const paste = async (text: string, { submit = true, pauseMs = 250 }: { submit?: boolean; pauseMs?: number } = {}) => {
+    // -p: bracketed (the TUI asked for it), -r: newlines as LF, not CR; -d: the buffer goes after.
+    tmux(['load-buffer', '-b', 'teamdeck-paste', '-'], text);
+    tmux(['paste-buffer', '-p', '-r', '-d', '-b', 'teamdeck-paste', '-t', 'lead']);
+    if (!submit) return;
+    await delay(pauseMs);
+    tmux(['send-keys', '-t', 'lead', 'Enter']);
+  };
   const signal = (sig: NodeJS.Signals) => {
     if (!procAlive(pid)) return;
     if (!ours(pid)) throw new Error(`refusing to signal pid ${pid}: it is not the lead this run started (${procCmdline(pid)})`);
@@ -213,6 +229,8 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
     shellPid,
     debugLog,
     type,
+    paste,
+    typeRaw: (text) => void tmux(['send-keys', '-t', 'lead', '-l', text]),
     exit: async (timeoutMs = 10_000) => {
       await type('/exit');
       await waitForExit(timeoutMs);
