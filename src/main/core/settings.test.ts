@@ -22,6 +22,13 @@ describe('settings', () => {
     expect(again.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: false, senderName: 'teamdeck', needsNotifications: false, claudePath: '' });
   });
 
+  it('persists the claude path', async () => {
+    const dir = await tempDir();
+    const s = await SettingsStore.open(dir);
+    await s.update({ claudePath: '/opt/claude/bin/claude' });
+    expect((await SettingsStore.open(dir)).get().claudePath).toBe('/opt/claude/bin/claude');
+  });
+
   it('keeps unknown fields and falls back per field on bad values', async () => {
     const dir = await tempDir();
     await mkdir(dir, { recursive: true });

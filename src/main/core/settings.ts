@@ -96,6 +96,7 @@ export class SettingsStore {
       if (patch.notifications !== undefined) next.notifications = patch.notifications;
       if (patch.senderName !== undefined) next.senderName = patch.senderName;
       if (patch.needsNotifications !== undefined) next.needsNotifications = patch.needsNotifications;
+      if (patch.claudePath !== undefined) next.claudePath = patch.claudePath;
       await mkdir(dirname(this.path), { recursive: true });
       await writeFileAtomic(this.path, JSON.stringify({ ...this.extra, ...next }, null, 2) + '\n');
       this.current = next;
