@@ -9,6 +9,7 @@ import type { TranscriptWatch } from './claude/transcripts.js';
 import type { LeadSession, LeadSessionReader } from './claude/sessions.js';
 import type { AgentTrack } from './history/activity.js';
 import type { Ask } from './history/asks.js';
+import type { PeerNote } from './delivery/socket-channel.js';
 
 interface InboxSeen {
   size: number;
@@ -59,6 +60,8 @@ export class TeamRuntime {
   answered = new Set<string>();
   /** Entries in each inbox file at its last read (orphan inboxes in the needs-you queue). */
   inboxCounts = new Map<string, number>();
+  /** What Claude said on its socket about messages sent that way (held, delivered, denied…); not journaled. */
+  peerNotes = new Map<string, PeerNote>();
 
   constructor(
     readonly id: string,

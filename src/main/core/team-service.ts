@@ -24,6 +24,8 @@ import type {
 } from '../../shared/types.js';
 import { leadReadsInbox } from './claude/era.js';
 import { HostedTerminals } from './hosted-terminals.js';
+import { SocketChannel } from './delivery/socket-channel.js';
+import { answerToSocket } from './history/socket-answers.js';
 import type { TerminalAvailability } from './terminal/types.js';
 import { DEFAULT_SENDER_NAME, senderFor, senderNameProblem } from './claude/era.js';
 import { Deliveries } from './delivery/deliveries.js';
@@ -31,7 +33,7 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from './delivery/outbox.js';
 import { checkTarget, checkText, findMember } from './delivery/send-checks.js';
 import { ingestInbox } from './history/inbox-ingest.js';
 import { pollTranscripts } from './history/transcript-receipts.js';
-import { feedOf, threadOf } from './history/views.js';
+import { feedOf, sentToThread, threadOf } from './history/views.js';
 import { DEFAULT_IDLE_THRESHOLD_MS } from './presence.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
 import { LiveViews } from './live-views.js';
@@ -74,6 +76,8 @@ export class TeamService implements TeamServiceApi {
   private background: Promise<void> | undefined;
   /** The lead terminals this engine hosts, and the channels they open. */
   private readonly hosted: HostedTerminals;
+  /** Claude's messaging sockets: Teamdeck's own beside each lead's, for leads it did not launch. */
+  private readonly sockets: SocketChannel;
 
   constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number }) {
     this.teamsRoot = opts.teamsRoot;
@@ -88,7 +92,20 @@ export class TeamService implements TeamServiceApi {
     this.rescanMs = opts.rescanMs ?? 2_000;
     this.openInBackground = opts.openInBackground ?? false;
     this.reads = new Coalescer((key) => this.readKey(key));
+    this.sockets = new SocketChannel({
+      configDir: this.configDir,
+      now: this.now,
+      senderName: () => this.senderName,
+      teams: () => this.teams.values(),
+      onReply: (rt, line, replyTo) => void answerToSocket(this.dir, rt, line, replyTo).catch(() => {}),
+      onStatus: (rt, id) => {
+        const s = rt.state.sent.get(id);
+        if (s) this.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s) });
+      },
+      onIdle: () => this.reads.schedule('seen'),
+    });
     this.hosted = new HostedTerminals({
+      socket: (rt, member) => this.sockets.availability(rt, member),
       create: opts.terminalHost,
       now: this.now,
       emit: (e) => this.emit(e),
@@ -100,6 +117,7 @@ export class TeamService implements TeamServiceApi {
     });
     this.delivery = new Deliveries({
       terminal: this.hosted.channelContext(),
+      socket: this.sockets,
       teamsRoot: this.teamsRoot,
       stateDir: this.stateDir,
       now: this.now,
@@ -181,6 +199,7 @@ export class TeamService implements TeamServiceApi {
     await this.watcher?.close().catch(() => {});
     this.live.close();
     await this.hosted.stop().catch(() => {});
+    await this.sockets.close().catch(() => {});
     // A team being read in the background finishes first: its journal is closed below.
     await this.background;
     for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
@@ -202,7 +221,7 @@ export class TeamService implements TeamServiceApi {
 
   private emit(e: AppEvent): void {
     if (e.type === 'teams') e = { ...e, teams: this.hosted.decorate(e.teams) };
-    else if (e.type === 'needs') e = { ...e, needs: this.hosted.decorateNeeds(e.needs) };
+    else if (e.type === 'needs') e = { ...e, needs: this.allNeeds(e.needs) };
     else if (e.type === 'activity') {
       // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
       const rt = this.teams.get(e.team);
@@ -321,6 +340,11 @@ export class TeamService implements TeamServiceApi {
     return this.delivery.send(rt, member, req.text, req.summary, from, channel);
   }
 
+  /** The needs from Claude's files, with the messages Claude holds, newest first; prompts open their terminal. */
+  private allNeeds(needs: NeedItem[]): NeedItem[] {
+    return this.hosted.decorateNeeds([...needs, ...this.sockets.heldNeeds()].sort((a, b) => b.since - a.since));
+  }
+
   private channelOptions(rt: TeamRuntime, member: MemberInfo): ChannelOption[] {
     return this.hosted.channels(rt, member, senderFor(rt.era, this.senderName), leadReadsInbox(rt.era, rt.config, rt.lead?.name));
   }
@@ -428,7 +452,7 @@ export class TeamService implements TeamServiceApi {
   async needs(): Promise<NeedItem[]> {
     if (!this.started) throw new Error('service not started');
     if (!this.watchEnabled) await this.live.readSessions();
-    return this.hosted.decorateNeeds(this.live.needs());
+    return this.allNeeds(this.live.needs());
   }
 
   async refresh(): Promise<void> {

@@ -25,3 +25,48 @@ export function inputBoxEmpty(screen: string): boolean {
   const box = inputBox(screen);
   return box !== undefined && inputText(box) === '';
 }
+
+/**
+ * Claude Code 2.1.332 takes a paste of more than 800 characters, or of more lines than its
+ * screen allows (min(2, rows - 10) newlines), as "pasted material": the box shows
+ * `[Pasted text #1]` and the turn arrives wrapped in `<pasted_content>` tags, which the model
+ * weighs as less than the user's own words. A multi-line `@name` paste then no longer starts with
+ * `@` and becomes a lead turn. Pasted in pieces under both limits, a text arrives exactly.
+ */
+export const PASTE_MAX_CHARS = 800;
+/** One newline a piece: inline even on a screen of 11 rows (the limit is min(2, rows - 10)). */
+export const PASTE_MAX_NEWLINES = 1;
+
+/** Splits a turn into pieces that each paste inline; pasted one after another they rebuild it. */
+export function pastePieces(text: string, maxChars = PASTE_MAX_CHARS, maxNewlines = PASTE_MAX_NEWLINES): string[] {
+  const out: string[] = [];
+  let cur = '';
+  let newlines = 0;
+  for (const ch of text) {
+    if (cur.length + ch.length > maxChars || (ch === '\n' && newlines === maxNewlines)) {
+      out.push(cur);
+      cur = '';
+      newlines = 0;
+    }
+    cur += ch;
+    if (ch === '\n') newlines++;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/**
+ * A text as it must be typed to arrive as a plain turn: a leading `!` would run the rest as a
+ * shell command at once, and a leading `/` a slash command; a leading space makes either plain
+ * text (Claude keeps the space).
+ */
+export function plainTurn(text: string): string {
+  return /^[!/]/.test(text) ? ` ${text}` : text;
+}
+
+const WRAPPED = /\n\n<pasted_content id="([0-9a-f]{4})">\n([\s\S]*?)\n<\/pasted_content id="\1">\n/g;
+
+/** A turn's content with every `<pasted_content>` block replaced by the text that was pasted. */
+export function unwrapPasted(content: string): string {
+  return content.replace(WRAPPED, (_m, _id, body: string) => body);
+}

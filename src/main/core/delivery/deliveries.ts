@@ -11,6 +11,7 @@ import type { TeamRuntime } from '../team-runtime.js';
 import { answerClock, sentToThread, statusOf } from '../history/views.js';
 import { admitToInbox } from './inbox-channel.js';
 import { admitToTerminal, type TerminalChannelContext } from './terminal-channel.js';
+import type { SocketChannel } from './socket-channel.js';
 import type { JournalRecord, SentState } from './journal.js';
 import { TargetOutbox, UndeliverableError, type BackoffOptions, type Outcome } from './outbox.js';
 
@@ -25,6 +26,8 @@ export interface DeliveriesContext {
   queuedCount: () => number;
   /** The terminal channel, where this engine hosts lead terminals. */
   terminal?: TerminalChannelContext;
+  /** The socket channel (Claude's messaging sockets). */
+  socket?: SocketChannel;
 }
 
 /** The outbox key of a team's terminal: one queue for every message typed into it, in order. */
@@ -40,13 +43,15 @@ export class Deliveries {
 
   outboxFor(rt: TeamRuntime, to: string, channel: ChannelKind = 'inbox'): TargetOutbox {
     const terminal = channel === 'terminal';
-    const stem = terminal ? TERMINAL_QUEUE : inboxFileStem(to);
+    const socket = channel === 'socket';
+    const stem = terminal ? TERMINAL_QUEUE : socket ? `\u0000socket:${to}` : inboxFileStem(to);
     let o = rt.outboxes.get(stem);
     if (o) return o;
     o = new TargetOutbox(
       {
         admit: async (ids) => {
           if (terminal) return [await this.admitTyped(rt, rt.state.sent.get(ids[0]!)!)];
+          if (socket) return [await this.admitSocket(rt, rt.state.sent.get(ids[0]!)!)];
           const r = await admitToInbox(this.ctx, rt, ids.map((id) => rt.state.sent.get(id)!));
           const seq = ++this.writeSeq;
           for (const id of ids) rt.writtenSeq.set(id, seq);
@@ -83,20 +88,28 @@ export class Deliveries {
         },
       },
       terminal ? TERMINAL_BACKOFF : this.ctx.backoff,
-      terminal ? 1 : undefined,
+      terminal || socket ? 1 : undefined,
     );
     rt.outboxes.set(stem, o);
     return o;
   }
 
+  private admitSocket(rt: TeamRuntime, s: SentState): Promise<{ duplicate: boolean }> {
+    const socket = this.ctx.socket;
+    if (!socket) throw new UndeliverableError('this Teamdeck does not use messaging sockets');
+    return socket.admit(rt, s, () => this.journalAttempt(rt, s));
+  }
+
+  private async journalAttempt(rt: TeamRuntime, s: SentState): Promise<void> {
+    const at = this.ctx.now();
+    await this.journal(rt, [{ t: 'attempt', id: s.id, to: s.to, at }]);
+    s.attemptedAt = at;
+  }
+
   private admitTyped(rt: TeamRuntime, s: SentState): Promise<{ duplicate: boolean }> {
     const ctx = this.ctx.terminal;
     if (!ctx) throw new UndeliverableError('this Teamdeck hosts no terminals, so it cannot type into the lead\'s');
-    return admitToTerminal(ctx, rt, s, async () => {
-      const at = this.ctx.now();
-      await this.journal(rt, [{ t: 'attempt', id: s.id, to: s.to, at }]);
-      s.attemptedAt = at;
-    });
+    return admitToTerminal(ctx, rt, s, () => this.journalAttempt(rt, s));
   }
 
   /**

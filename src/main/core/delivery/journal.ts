@@ -37,8 +37,8 @@ export interface ObservedRecord {
   timestamp: string;
   color?: string;
   at: number;
-  /** Set on a member's answer found outside an inbox (its transcript). */
-  source?: 'transcript';
+  /** Set on a member's answer found outside an inbox: its transcript, or Teamdeck's messaging socket. */
+  source?: 'transcript' | 'socket';
   /** The sent messages this answer's turn had in context (a transcript answer). */
   replyTo?: string[];
 }

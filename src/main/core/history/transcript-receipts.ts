@@ -43,7 +43,8 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     const answers: Array<SendAttempt & { replyTo?: string[] }> = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
     for (const a of found.turnAnswers) {
       // The turn answered exactly the messages whose blocks were in its prompts.
-      const replyTo = [...rt.state.sent.values()].filter((s) => s.to === a.agent && a.promptRows.some((p) => carries(rt, s, p))).map((s) => s.id);
+      // A socket message's answer is the member's SendMessage back to Teamdeck's socket, not the turn's last text.
+      const replyTo = [...rt.state.sent.values()].filter((s) => s.to === a.agent && s.channel !== 'socket' && a.promptRows.some((p) => carries(rt, s, p))).map((s) => s.id);
       if (replyTo.length) answers.push({ ...a, to: sendAs, replyTo });
     }
     const records: JournalRecord[] = [];

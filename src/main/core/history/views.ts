@@ -49,8 +49,8 @@ export function answersOf(rt: TeamRuntime, member: string): Answer[] {
   const texts = new Set<string>();
   const idle: Answer[] = [];
   for (const o of candidates) {
-    if (o.source === 'transcript') {
-      out.push({ id: o.id, member, text: o.text, time: observedTime(o), source: 'transcript', observed: o });
+    if (o.source === 'transcript' || o.source === 'socket') {
+      out.push({ id: o.id, member, text: o.text, time: observedTime(o), source: o.source, observed: o });
       texts.add(o.text.trim());
     } else if (rt.era === 'legacy') {
       if (inboxFileStem(o.to) === LEGACY_SENDER) out.push({ id: o.id, member, text: o.text, time: observedTime(o), source: 'user-inbox', observed: o });
@@ -71,7 +71,7 @@ export function answersOf(rt: TeamRuntime, member: string): Answer[] {
 
 /** Whether an observed message may be a member's answer to Teamdeck (indexed per member as it is seen). */
 export function isAnswerCandidate(o: ObservedState): boolean {
-  return o.source === 'transcript' || inboxFileStem(o.to) === LEGACY_SENDER || idleResult(o) !== undefined;
+  return o.source === 'transcript' || o.source === 'socket' || inboxFileStem(o.to) === LEGACY_SENDER || idleResult(o) !== undefined;
 }
 
 /** Time of the member's latest answer, for `replied`. */
@@ -153,7 +153,7 @@ export function sentToThread(rt: TeamRuntime, s: SentState, lastAnswer?: number)
   };
   if (s.summary !== undefined) m.summary = s.summary;
   if (s.channel) m.channel = s.channel;
-  const reason = status === 'undeliverable' ? s.reason : status === 'queued' ? rt.waitReason.get(s.id) : undefined;
+  const reason = status === 'undeliverable' ? s.reason : status === 'queued' ? rt.waitReason.get(s.id) : rt.peerNotes.get(s.id)?.reason;
   if (reason) m.reason = reason;
   return m;
 }
