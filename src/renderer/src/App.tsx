@@ -34,6 +34,7 @@ function useEndedLine(): string | undefined {
 function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; onToggleNeeds: () => void; onLaunch: () => void }) {
   const description = useDeck((s) => teamOf(s, s.selectedTeam)?.description);
   const ended = useEndedLine();
+  const hasTeam = useDeck((s) => s.selectedTeam !== undefined);
   return (
     <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950/70">
       <div className="px-3 pt-3 pb-2">
@@ -49,7 +50,7 @@ function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; o
           <LaunchButton onOpen={onLaunch} />
         </div>
       </div>
-      <Roster />
+      {hasTeam ? <Roster /> : <div className="flex-1" />}
       <div className="border-t border-zinc-200 px-3 py-2 text-[11px] text-zinc-400 dark:border-zinc-800 dark:text-zinc-500">
         <kbd>{modKey()}+K</kbd> jump · <kbd>Alt+↑↓</kbd> next member · <kbd>{modKey()}+Shift+A</kbd> activity
       </div>

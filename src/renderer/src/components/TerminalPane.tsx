@@ -105,13 +105,19 @@ export default function TerminalPane({ id }: { id: string }) {
     const fit = new FitAddon();
     term.loadAddon(fit);
     const dropStyles = openUnderStrictCsp(el, () => term.open(el));
+    // The size in the DOM as well (not React state): what the program should be told, for tests and tools.
+    const showSize = (cols: number, rows: number) => (el.dataset.size = `${cols}x${rows}`);
     fitSafely(fit);
+    showSize(term.cols, term.rows);
     termRef.current = term;
     const unregister = registerTerminal(id, term);
 
     const conn = actions.connectTerminal(id, { write: (d) => term.write(d) }, { onError: setError });
     const onData = term.onData((d) => conn.input(d));
-    const onResize = term.onResize(({ cols, rows }) => conn.resize(cols, rows));
+    const onResize = term.onResize(({ cols, rows }) => {
+      showSize(cols, rows);
+      conn.resize(cols, rows);
+    });
 
     // A Ctrl/Cmd+Shift+V whose paste event never came (no native paste for that shortcut here):
     // read the clipboard instead. term.paste() brackets it when the program asked for that.
