@@ -173,9 +173,12 @@ export function App() {
         return;
       }
       if (mod && e.key.toLowerCase() === 'a') {
-        if (!s.selectedTeam || !s.memberByTeam[s.selectedTeam]) return;
+        const team = s.selectedTeam;
+        const member = team ? s.memberByTeam[team] : undefined;
+        if (!team || !member) return;
         e.preventDefault();
-        s.actions.setPane(s.view === 'thread' && s.pane === 'activity' ? 'thread' : 'activity');
+        // From the lead's Terminal tab too: Activity, and again back to the thread.
+        s.actions.setPane(s.view === 'thread' && shownPane(s, team, member) === 'activity' ? 'thread' : 'activity');
         return;
       }
       if (e.altKey && !e.ctrlKey && !e.metaKey && (e.key === 'ArrowUp' || e.key === 'ArrowDown')) {

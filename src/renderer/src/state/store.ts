@@ -331,8 +331,10 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
         const text = (draft?.text ?? '').replace(/\s+$/, '');
         if (!text.trim()) return false;
         const summary = draft?.summary.trim();
-        // The channel shown under the box; before the host has listed any, it picks the preferred one.
-        const channel = pickChannel(s.channels[key]?.options, s.channelChoice[key])?.kind;
+        // The channel shown under the box. Before the host has listed any, or when none can be
+        // used now, the host picks (and queues or refuses in words).
+        const picked = pickChannel(s.channels[key]?.options, s.channelChoice[key]);
+        const channel = picked?.available ? picked.kind : undefined;
         const req = { team, to: member, text, ...(summary ? { summary } : {}), ...(channel ? { channel } : {}) };
         update((x) => D.setSending(x, team, member, true));
         const r = await call(() => api.send(req));
