@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/contract';
 import type { TeamSummary, TerminalInfo } from '../../../shared/types';
 import * as D from './deck-state';
+import { needActionLabel, needTarget } from './selectors';
 import * as T from './terminal-state';
 
 const T0 = 1_700_000_000_000;
@@ -164,5 +165,17 @@ describe('channel choice in the deck state', () => {
   it('marks an optimistic sent message with the channel it was sent over', () => {
     const s = D.applySent(ready(), { team: 'a', to: 'team-lead', text: 'hi', channel: 'terminal' }, { id: 'm1', status: 'accepted' }, T0);
     expect(s.byTeam.a!.messages[0]).toMatchObject({ id: 'm1', channel: 'terminal' });
+  });
+});
+
+describe('needs that wait in a hosted terminal', () => {
+  it('open that terminal, for a permission prompt and a message Claude holds; elsewhere the lead’s thread', () => {
+    const s = ready();
+    const need = { id: 'n', team: 'a', member: 'team-lead', title: 't', since: T0 };
+    const perm = needTarget(s, { ...need, kind: 'permission', terminal: 't-1' });
+    expect(perm).toEqual({ kind: 'terminal', team: 'a', terminal: 't-1' });
+    expect(needActionLabel(perm)).toBe('Open terminal');
+    expect(needTarget(s, { ...need, kind: 'held', terminal: 't-1' }).kind).toBe('terminal');
+    expect(needTarget(s, { ...need, kind: 'permission' })).toEqual({ kind: 'thread', team: 'a', member: 'team-lead' });
   });
 });
