@@ -7,10 +7,11 @@ import { dirname } from 'node:path';
  * the target, so watchers can ignore `*.tmp.*`), plus the fsyncs Claude skips: the data
  * before the rename, and the folder after it, so an answer of `accepted` survives power loss.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { fsync?: boolean } = {}): Promise<void> {
+export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { fsync?: boolean; mode?: number } = {}): Promise<void> {
   const fsync = opts.fsync ?? true;
   const tmp = `${path}.tmp.${randomBytes(4).toString('hex')}`;
-  const fh = await open(tmp, 'wx', 0o644);
+  // `mode` (before the umask) for files only their owner may read, e.g. 0o600.
+  const fh = await open(tmp, 'wx', opts.mode ?? 0o644);
   try {
     // One write for the whole buffer: writeFile's 512 KiB chunks each wait their turn on the
     // event loop, which made rewriting a 10 MB inbox slow whenever the process was busy.
