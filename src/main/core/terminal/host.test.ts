@@ -121,6 +121,10 @@ describe.each(['tmux', 'pty'] as const)('hosted terminal (%s)', (backend) => {
     expect((await turns())[1]).toBe('\x1b[200~safe [201~ text\x1b[201~\r');
     await waitFor(async () => (await rig.host.screenText(t.id)).includes('got "line one\\nline two\\nline three"'), 'the echo on screen');
     await expect(rig.host.typeTurn(t.id, ' \n ')).rejects.toThrow(/nothing to type/);
+    // In pieces: one paste each, in order, then a single Enter.
+    await rig.host.typeTurn(t.id, ['first piece\nstill first\r', '\nsecond', '', ' third']);
+    await waitFor(async () => (await turns()).length === 3, 'the turn in pieces');
+    expect((await turns())[2]).toBe('\x1b[200~first piece\nstill first\x1b[201~\x1b[200~\nsecond\x1b[201~\x1b[200~ third\x1b[201~\r');
   });
 
   it('marks a terminal exited with the exit code, refuses input to it, and closes it (record gone) only then', async () => {

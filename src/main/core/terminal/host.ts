@@ -19,6 +19,8 @@ import { TerminalError, type TerminalAvailability, type TerminalEvent, type Term
  * one paste, so an Enter right behind the text would become part of it.
  */
 export const TURN_ENTER_PAUSE_MS = 250;
+/** Between the pieces of a turn pasted one after another (as the contract tests measured). */
+export const PIECE_PAUSE_MS = 20;
 /** A new lead's terminal size until a viewer attaches with its own. */
 export const LAUNCH_COLS = 120;
 export const LAUNCH_ROWS = 40;
@@ -43,6 +45,8 @@ function checkSize(cols: number, rows: number): void {
   const ok = (n: number) => Number.isInteger(n) && n >= 1 && n <= MAX_SIZE;
   if (!ok(cols) || !ok(rows)) throw new TerminalError(`A terminal size is whole columns and rows from 1 to ${MAX_SIZE}, not ${cols}×${rows}`, 'refused');
 }
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function words(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -271,14 +275,20 @@ class Host implements TerminalHost {
     this.emit({ type: 'terminals' });
   }
 
-  typeTurn(id: string, text: string): Promise<void> {
+  typeTurn(id: string, text: string | readonly string[]): Promise<void> {
     const { e, backend } = this.running(id);
-    const clean = sanitizeTurn(text);
-    if (clean.trim() === '') return Promise.reject(new TerminalError('There is nothing to type', 'refused'));
+    const raw = typeof text === 'string' ? [text] : [...text];
+    // A CR LF split between two pieces is one line break, not two.
+    for (let i = 0; i + 1 < raw.length; i++) if (raw[i]!.endsWith('\r') && raw[i + 1]!.startsWith('\n')) raw[i] = raw[i]!.slice(0, -1);
+    const pieces = raw.map(sanitizeTurn).filter((p) => p !== '');
+    if (pieces.join('').trim() === '') return Promise.reject(new TerminalError('There is nothing to type', 'refused'));
     const turn = e.turns.then(async () => {
       try {
-        await backend.paste(id, clean);
-        await new Promise((r) => setTimeout(r, TURN_ENTER_PAUSE_MS));
+        for (const [i, piece] of pieces.entries()) {
+          if (i > 0) await delay(PIECE_PAUSE_MS);
+          await backend.paste(id, piece);
+        }
+        await delay(TURN_ENTER_PAUSE_MS);
         await backend.enter(id);
       } catch (err) {
         if (err instanceof TerminalError) throw err;

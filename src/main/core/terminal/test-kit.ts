@@ -15,6 +15,8 @@ import { appendFileSync } from 'node:fs';
 const log = process.env.STANDIN_LOG;
 const note = (o) => appendFileSync(log, JSON.stringify({ ...o, pid: process.pid }) + '\\n');
 const size = () => ({ cols: process.stdout.columns, rows: process.stdout.rows });
+// Raw before anything is written down, so input sent once 'start' is logged arrives byte for byte.
+process.stdin.setRawMode(true);
 note({ type: 'start', argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), size: size(), tty: !!process.stdin.isTTY });
 process.stdout.write('\\x1b[?2004h');
 process.stdout.write('\\x1b[1;32mstand-in ready\\x1b[0m pid=' + process.pid + '\\r\\n');
@@ -23,7 +25,6 @@ process.on('SIGWINCH', () => {
   note({ type: 'size', ...s });
   process.stdout.write('size ' + s.cols + 'x' + s.rows + '\\r\\n');
 });
-process.stdin.setRawMode(true);
 process.stdin.setEncoding('utf8');
 let pending = '';
 let inPaste = false;
