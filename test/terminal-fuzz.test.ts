@@ -4,11 +4,20 @@
 // sequences a terminal legitimately receives (bracketed paste, ^C, an OSC 52 clipboard write)
 // pass validation, but only next to a well-formed terminal id; almost-ids never do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile } from 'node:child_process';
+import { readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Result } from '../src/shared/contract.js';
 import { MAX_TERMINAL_INPUT, validateCall } from '../src/shared/contract-schema.js';
+import type { TerminalInfo } from '../src/shared/types.js';
 import { ApiHandlers } from '../src/main/core/api-handlers.js';
 import { SettingsStore } from '../src/main/core/settings.js';
 import { TeamService } from '../src/main/core/team-service.js';
+import { createTerminalHost } from '../src/main/core/terminal/host.js';
+import { readLog, waitFor, writeStandIn } from '../src/main/core/terminal/test-kit.js';
+import { tmuxSocketName } from '../src/main/core/terminal/tmux-client.js';
+import { rng } from './helpers/engine-proc.js';
 import { tempTeams, type TempTeams } from './helpers/team-fixture.js';
 
 const ID = 't-0123456789ab';
@@ -202,5 +211,246 @@ describe('through dispatch, on an engine that hosts no terminals', () => {
     }
     expect(await handlers.dispatch('getTerminals', [])).toEqual({ ok: true, value: [] });
     expect(await handlers.dispatch('launchTeam', [{ cwd: t.base }])).toEqual({ ok: false, error: { code: 'refused', message: 'this Teamdeck process does not host terminals' } });
+  });
+});
+
+// ------------------------------------------------------------------------------------ a real host
+//
+// ApiHandlers over a real TeamService with a real terminal host (tmux here), `claude` being a
+// stand-in that writes down every byte it reads. Launches with bad requests start nothing and
+// write no record; then one lead runs, and the terminal calls are fuzzed on it and on ids that
+// are not there. Every answer is a clean Result, the engine keeps answering, the stand-in keeps
+// running and reads what was typed, and a running terminal cannot be closed.
+
+const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 1);
+const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+
+describe('over a real terminal host, with a stand-in lead', () => {
+  const R = rng(FUZZ_SEED);
+  const int = (n: number) => Math.floor(R() * n);
+  const pick = <T>(a: readonly T[]): T => a[int(a.length)]!;
+  let t: TempTeams;
+  let handlers: ApiHandlers;
+  let settings: SettingsStore;
+  let claude: string;
+  let logPath: string;
+  let env: NodeJS.ProcessEnv;
+  const recordsDir = () => join(t.stateDir, 'terminals');
+  const records = async () => (await readdir(recordsDir()).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
+  const starts = async () => (await readLog(logPath)).filter((e) => e.type === 'start');
+  const tmux = (args: string[]) =>
+    new Promise<string>((resolve, reject) =>
+      execFile('tmux', ['-L', tmuxSocketName(t.stateDir), ...args], { env, timeout: 5_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message} ${stderr}`)) : resolve(stdout))),
+    );
+  const sessions = () => tmux(['list-sessions', '-F', '#{session_name}']).then((s) => s.split('\n').filter(Boolean), () => [] as string[]);
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const fail = (r: Result<unknown>) => (r.ok ? { ok: true } : { ok: false, code: r.error.code });
+
+  beforeAll(async () => {
+    t = await tempTeams('teamdeck-termfuzz-');
+    claude = await writeStandIn(t.base);
+    logPath = join(t.base, 'stand-in.log');
+    // TMUX_TMPDIR keeps this test's tmux server's socket inside its folder.
+    env = { ...process.env, TMUX_TMPDIR: t.base, STANDIN_LOG: logPath };
+    settings = await SettingsStore.open(t.stateDir);
+    handlers = await ApiHandlers.create({
+      stateDir: t.stateDir,
+      settings,
+      teamsDirFlag: t.root,
+      env: {},
+      createService: (o) => new TeamService({ ...o, watch: false }),
+      terminalHost: ({ stateDir, claudePath }) => (o) => createTerminalHost({ stateDir, claudePath, env, ...o }),
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await handlers?.close();
+    // The host never ends a lead that runs in tmux (it is meant to outlive Teamdeck): end the
+    // server this test started, and wait for its leads to be gone before removing the folder.
+    if (t) {
+      const pids = (await starts()).map((e) => e.pid);
+      await tmux(['kill-server']).catch(() => {});
+      await waitFor(() => pids.every((pid) => !alive(pid)), 'the stand-in leads to end', 5_000).catch(() => {});
+    }
+    await t?.cleanup();
+  });
+
+  it('launches nothing and writes no record for a bad request, whatever is wrong with it', { timeout: 60_000 }, async () => {
+    const snap = await handlers.dispatch('getSnapshot', []);
+    expect(snap.ok && (snap.value as { launch: unknown }).launch).toEqual({ available: true, backend: 'tmux' });
+    await writeFile(join(t.base, 'a-file'), 'not a folder');
+    const bad: Array<[unknown, 'invalid' | 'refused']> = [
+      [{ cwd: 'relative/dir' }, 'refused'],
+      [{ cwd: '.' }, 'refused'],
+      [{ cwd: '..' }, 'refused'],
+      [{ cwd: join(t.base, 'missing') }, 'refused'],
+      [{ cwd: join(t.base, 'a-file') }, 'refused'],
+      [{ cwd: '~/teamdeck-no-such-folder-here' }, 'refused'],
+      [{ cwd: ' ' }, 'refused'],
+      [{ cwd: `${t.base}/../${'x'.repeat(4_000)}` }, 'refused'],
+      [{ cwd: t.base + '\u0000' }, 'invalid'],
+      [{ cwd: t.base + '\n' }, 'invalid'],
+      [{ cwd: '' }, 'invalid'],
+      [{ cwd: t.base, model: '--dangerously-skip-permissions' }, 'invalid'],
+      [{ cwd: t.base, model: 'sonnet --print' }, 'invalid'],
+      [{ cwd: t.base, model: 'x'.repeat(101) }, 'invalid'],
+      [{ cwd: t.base, permissionMode: 'yolo' }, 'invalid'],
+      [{ cwd: t.base, prompt: 'x'.repeat(65_537) }, 'invalid'],
+      [{ cwd: t.base, prompt: '   ' }, 'invalid'],
+      [{ cwd: t.base, extra: true }, 'invalid'],
+      [JSON.parse(`{"cwd":${JSON.stringify(t.base)},"__proto__":{"polluted":"yes"}}`), 'invalid'],
+      [[t.base], 'invalid'],
+      [t.base, 'invalid'],
+      [null, 'invalid'],
+    ];
+    for (const [req, code] of bad) {
+      const r = await handlers.dispatch('launchTeam', [req]);
+      expect(fail(r), JSON.stringify(req)?.slice(0, 100)).toEqual({ ok: false, code });
+      if (!r.ok) expect(r.error.message.length).toBeLessThan(600);
+    }
+    // A claude that is not there, not a file, or not executable: refused too.
+    await writeFile(join(t.base, 'not-executable'), '#!/bin/sh\n');
+    for (const claudePath of [join(t.base, 'no-claude'), t.base, join(t.base, 'not-executable'), 'no-such-claude-on-path', 'relative/claude']) {
+      expect(await handlers.dispatch('setSettings', [{ claudePath }])).toMatchObject({ ok: true });
+      expect(fail(await handlers.dispatch('launchTeam', [{ cwd: t.base }])), claudePath).toEqual({ ok: false, code: 'refused' });
+    }
+    expect(await handlers.dispatch('setSettings', [{ claudePath: claude }])).toMatchObject({ ok: true });
+    expect(await records()).toEqual([]);
+    expect(await starts()).toEqual([]);
+    expect(await sessions()).toEqual([]);
+    expect(await handlers.dispatch('getTerminals', [])).toEqual({ ok: true, value: [] });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('fuzzes the terminal calls on a running lead and on ids that are not there: clean answers, the lead runs on', { timeout: 120_000 }, async () => {
+    // The prompt is one argument after `--`: nothing in it is read by a shell or as an option.
+    const prompt = '--dangerously-skip-permissions $(touch pwned) `id`; rm -rf ~ \'"';
+    const launched = await handlers.dispatch('launchTeam', [{ cwd: t.base, model: 'sonnet', permissionMode: 'plan', prompt }]);
+    expect(launched).toMatchObject({ ok: true, value: { terminal: { state: 'running', backend: 'tmux' } } });
+    const live = (launched as { value: { terminal: TerminalInfo } }).value.terminal;
+    const start = await waitFor(async () => (await starts())[0], 'the stand-in to start');
+    expect(start.argv).toEqual(['--model', 'sonnet', '--permission-mode', 'plan', '--', prompt]);
+    expect(start.pid).toBe(live.pid);
+    expect(await records()).toEqual([`${live.id}.json`]);
+
+    const unknown = () => `t-${Array.from({ length: 12 }, () => '0123456789abcdef'[int(16)]).join('')}`;
+    const size = () => pick([80, 24, 2, 1, 1_000, 500, 0, -1, 1.5, NaN, Infinity, 1_001, 2 ** 31, '80', null]);
+    const data = () => pick([...Object.values(SEQUENCES), 'ls\r', 'x'.repeat(MAX_TERMINAL_INPUT + 1), 'x'.repeat(TEN_MB), '', 42]);
+    const id = () => pick([live.id, live.id, unknown(), pick(BAD_IDS), live.id.toUpperCase(), `${live.id}0`]);
+    const failures: string[] = [];
+    const counts: Record<string, number> = {};
+    let attaches = 0;
+    const runs = Math.max(50, Math.round(FUZZ_RUNS / 4));
+    for (let i = 0; i < runs; i++) {
+      const name = pick(['attachTerminal', 'terminalInput', 'resizeTerminal', 'detachTerminal', 'closeTerminal'] as const);
+      const args: unknown[] = name === 'terminalInput' ? [id(), data()] : name === 'attachTerminal' || name === 'resizeTerminal' ? [id(), size(), size()] : [id()];
+      // An attach settles the pane's size (up to 1.5 s): a few real ones are enough.
+      if (name === 'attachTerminal' && validateCall(name, args).ok && args[0] === live.id && ++attaches > 6) continue;
+      let r: Result<unknown>;
+      try {
+        r = await handlers.dispatch(name, args);
+      } catch (e) {
+        failures.push(`${name} #${i}: threw ${(e as Error).message}`);
+        continue;
+      }
+      const valid = validateCall(name, args).ok;
+      const key = `${name} ${r.ok ? 'ok' : r.error.code}`;
+      counts[key] = (counts[key] ?? 0) + 1;
+      const where = `${name} #${i} ${JSON.stringify(args.map((a) => (typeof a === 'string' && a.length > 40 ? `${a.slice(0, 40)}…(${a.length})` : a)))}`;
+      // A viewer leaving a terminal that is not there is nothing to do (detach is idempotent).
+      const want = !valid ? 'invalid' : args[0] !== live.id ? (name === 'detachTerminal' ? 'ok' : 'not_found') : name === 'closeTerminal' ? 'refused' : 'ok';
+      const got = r.ok ? 'ok' : r.error.code;
+      if (got !== want) failures.push(`${where}: ${got}${r.ok ? '' : `: ${r.error.message}`}, expected ${want}`);
+      if (!r.ok && (typeof r.error.message !== 'string' || r.error.message.length > 600)) failures.push(`${where}: an error message of ${r.error.message?.length} characters`);
+    }
+    console.log(`terminal fuzz on a real host: ${JSON.stringify(counts)}`);
+    expect(failures.slice(0, 20)).toEqual([]);
+    // Balance the viewers again, then type a marker: the lead reads it, so it runs and listens.
+    for (let i = 0; i < attaches + 2; i++) await handlers.dispatch('detachTerminal', [live.id]);
+    expect(await handlers.dispatch('terminalInput', [live.id, 'fuzz marker\r'])).toEqual({ ok: true, value: null });
+    await waitFor(async () => (await readLog(logPath)).some((e) => e.type === 'turn' && e.raw?.endsWith('fuzz marker\r')), 'the stand-in to read the marker');
+    expect(alive(live.pid!)).toBe(true);
+    expect(await starts()).toHaveLength(1);
+    expect(await sessions()).toEqual([live.id]);
+    const terminals = await handlers.dispatch('getTerminals', []);
+    expect(terminals.ok && (terminals.value as TerminalInfo[]).map((x) => [x.id, x.state])).toEqual([[live.id, 'running']]);
+    expect(fail(await handlers.dispatch('closeTerminal', [live.id]))).toEqual({ ok: false, code: 'refused' });
+    expect(await handlers.dispatch('getSnapshot', [])).toMatchObject({ ok: true });
+    expect(await records()).toEqual([`${live.id}.json`]);
+  });
+
+  it('hands what a pane sends to the lead byte for byte through a viewer, and survives what tmux drops', { timeout: 60_000 }, async () => {
+    const live = ((await handlers.dispatch('getTerminals', [])) as { value: TerminalInfo[] }).value[0]!;
+    expect(await handlers.dispatch('attachTerminal', [live.id, 80, 24])).toMatchObject({ ok: true, value: { screen: expect.any(String) } });
+    const received = async () =>
+      (await readLog(logPath))
+        .filter((e) => e.type === 'data')
+        .map((e) => e.raw!)
+        .join('');
+    const exact: Record<string, string> = { ...SEQUENCES };
+    // tmux reads OSC strings and C1 controls from its client itself: they never reach the lead
+    // (nor does the lead see a lone surrogate, which UTF-8 turns into U+FFFD).
+    for (const k of ['OSC 52 clipboard write', 'OSC 52 with ST', 'C1 controls', 'lone surrogate']) delete exact[k];
+    // A paste of exactly the limit, markers included.
+    const n = Object.keys(exact).length;
+    exact['a paste of exactly the limit'] = 'p'.repeat(MAX_TERMINAL_INPUT - `<${n}></${n}>`.length);
+    for (const [i, [what, data]] of Object.entries(exact).entries()) {
+      const before = (await received()).length;
+      const sent = `<${i}>${data}</${i}>`;
+      expect(await handlers.dispatch('terminalInput', [live.id, sent]), what).toEqual({ ok: true, value: null });
+      const got = await waitFor(async () => {
+        const all = (await received()).slice(before);
+        return all.includes(`</${i}>`) && all;
+      }, `the lead to read ${what}`);
+      const from = got.indexOf(`<${i}>`);
+      expect(from >= 0 && got.slice(from, from + sent.length) === sent, `${what}: read ${JSON.stringify(got.slice(0, 120))}`).toBe(true);
+    }
+    for (const k of ['OSC 52 clipboard write', 'OSC 52 with ST', 'C1 controls', 'lone surrogate']) {
+      expect(await handlers.dispatch('terminalInput', [live.id, SEQUENCES[k]!])).toEqual({ ok: true, value: null });
+    }
+    expect(await handlers.dispatch('terminalInput', [live.id, '\rsurvived\r'])).toEqual({ ok: true, value: null });
+    await waitFor(async () => (await readLog(logPath)).some((e) => e.type === 'turn' && e.raw?.endsWith('survived\r')), 'the lead to read a turn after them');
+    expect(alive(live.pid!)).toBe(true);
+    expect(await handlers.dispatch('detachTerminal', [live.id])).toEqual({ ok: true, value: null });
+  });
+
+  it('answers an exited terminal in words, closes it then, and forgets it', { timeout: 60_000 }, async () => {
+    const live = ((await handlers.dispatch('getTerminals', [])) as { value: TerminalInfo[] }).value[0]!;
+    // The stand-in exits with the code it is told (as `claude` would on /exit).
+    // (A paste end and an Enter first: whatever the fuzz left half-typed is a turn of its own.)
+    expect(await handlers.dispatch('terminalInput', [live.id, '\u001b[201~\r'])).toEqual({ ok: true, value: null });
+    expect(await handlers.dispatch('terminalInput', [live.id, 'exit 3\r'])).toEqual({ ok: true, value: null });
+    await waitFor(async () => {
+      const r = await handlers.dispatch('getTerminals', []);
+      return r.ok && (r.value as TerminalInfo[])[0]?.state === 'exited';
+    }, 'the terminal to show exited');
+    expect(((await handlers.dispatch('getTerminals', [])) as { value: TerminalInfo[] }).value[0]).toMatchObject({ id: live.id, state: 'exited', exitCode: 3 });
+    for (const [name, args] of [
+      ['terminalInput', [live.id, 'hello\r']],
+      ['resizeTerminal', [live.id, 80, 24]],
+    ] as const) {
+      const r = await handlers.dispatch(name, args);
+      expect(fail(r), name).toEqual({ ok: false, code: 'refused' });
+      if (!r.ok) expect(r.error.message).toMatch(/has exited/);
+    }
+    expect(await handlers.dispatch('closeTerminal', [live.id])).toEqual({ ok: true, value: null });
+    expect(await records()).toEqual([]);
+    for (const [name, args] of [
+      ['terminalInput', [live.id, 'x']],
+      ['attachTerminal', [live.id, 80, 24]],
+      ['resizeTerminal', [live.id, 80, 24]],
+      ['closeTerminal', [live.id]],
+    ] as const) {
+      expect(fail(await handlers.dispatch(name, args)), name).toEqual({ ok: false, code: 'not_found' });
+    }
+    expect(await handlers.dispatch('getTerminals', [])).toEqual({ ok: true, value: [] });
+    expect(await handlers.dispatch('getSnapshot', [])).toMatchObject({ ok: true });
   });
 });
