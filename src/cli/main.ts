@@ -2,18 +2,6 @@
 import { COMMON_HELP, parseCommandArgs, UsageError } from './args.js';
 import { EXIT, type Command, type ParsedCommand } from './command.js';
 import { processIo, type Io } from './io.js';
-import { activityCommand } from './commands/activity.js';
-import { demoCommand } from './commands/demo.js';
-import { genCommand } from './commands/gen.js';
-import { rosterCommand } from './commands/roster.js';
-import { needsCommand } from './commands/needs.js';
-import { sendCommand } from './commands/send.js';
-import { simCommand } from './commands/sim.js';
-import { tailCommand } from './commands/tail.js';
-import { tasksCommand } from './commands/tasks.js';
-import { teamsCommand } from './commands/teams.js';
-import { threadCommand } from './commands/thread.js';
-import { watchCommand } from './commands/watch.js';
 
 /** The browser host, loaded only when asked for: it pulls in the HTTP and WebSocket server. */
 const serveCommand: Command = {
@@ -22,30 +10,49 @@ const serveCommand: Command = {
   runArgv: async (argv, io) => (await import('./serve.js')).runServe(argv, io),
 };
 
-/** Every command, in the order `teamdeck --help` lists them. */
-export const COMMANDS: readonly Command[] = [
-  teamsCommand,
-  rosterCommand,
-  threadCommand,
-  activityCommand,
-  tasksCommand,
-  needsCommand,
-  sendCommand,
-  tailCommand,
-  watchCommand,
-  serveCommand,
-  demoCommand,
-  simCommand,
-  genCommand,
-];
+/**
+ * Every command, in the order `teamdeck --help` lists them, each loaded only when it runs: a
+ * command's module (and what it imports) costs start-up time for that command alone. A new
+ * command is one line here.
+ */
+export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
+  ['teams', async () => (await import('./commands/teams.js')).teamsCommand],
+  ['roster', async () => (await import('./commands/roster.js')).rosterCommand],
+  ['thread', async () => (await import('./commands/thread.js')).threadCommand],
+  ['activity', async () => (await import('./commands/activity.js')).activityCommand],
+  ['tasks', async () => (await import('./commands/tasks.js')).tasksCommand],
+  ['needs', async () => (await import('./commands/needs.js')).needsCommand],
+  ['send', async () => (await import('./commands/send.js')).sendCommand],
+  ['tail', async () => (await import('./commands/tail.js')).tailCommand],
+  ['watch', async () => (await import('./commands/watch.js')).watchCommand],
+  ['serve', async () => serveCommand],
+  ['demo', async () => (await import('./commands/demo.js')).demoCommand],
+  ['sim', async () => (await import('./commands/sim.js')).simCommand],
+  ['gen', async () => (await import('./commands/gen.js')).genCommand],
+]);
 
-function usage(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+/** The command of that name, loaded; undefined for a name that is not one. */
+export async function loadCommand(name: string): Promise<Command | undefined> {
+  const load = COMMANDS.get(name);
+  if (!load) return undefined;
+  const command = await load();
+  if (command.name !== name) throw new Error(`the command registered as ${JSON.stringify(name)} calls itself ${JSON.stringify(command.name)}`);
+  return command;
+}
+
+/** Every command, loaded (for the full usage text only). */
+async function allCommands(): Promise<Command[]> {
+  return Promise.all([...COMMANDS.keys()].map(async (name) => (await loadCommand(name))!));
+}
+
+async function usage(): Promise<string> {
+  const commands = await allCommands();
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'usage: teamdeck <command> [options]',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Every command accepts:',
     ...COMMON_HELP,
@@ -68,19 +75,19 @@ function errorCode(e: unknown): string | undefined {
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined) {
-    io.err(usage());
+    io.err(await usage());
     return EXIT.refused;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
-    const which = rest[0] ? COMMANDS.find((c) => c.name === rest[0]) : undefined;
+    const which = rest[0] ? await loadCommand(rest[0]) : undefined;
     if (which && 'runArgv' in which) return which.runArgv(['--help'], io);
-    io.out(which ? commandHelp(which) : usage());
+    io.out(which ? commandHelp(which) : await usage());
     return EXIT.ok;
   }
-  const command = COMMANDS.find((c) => c.name === name);
+  const command = await loadCommand(name);
   if (!command) {
     io.err(`teamdeck: unknown command ${JSON.stringify(name)}\n`);
-    io.err(usage());
+    io.err(await usage());
     return EXIT.refused;
   }
   try {
