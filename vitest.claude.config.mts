@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['test/claude/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
+    // Tests run the real `teamdeck` command, which runs the bundle: built from these sources first.
+    globalSetup: ['test/build-cli.global.mjs'],
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 120_000,

@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Tests run the real `teamdeck` command, which runs the bundle: built from these sources first.
+    globalSetup: ['test/build-cli.global.mjs'],
   },
 });

@@ -1,0 +1,90 @@
+// The `teamdeck` command runs the built bundle (out/cli/teamdeck.cjs, see scripts/build-cli.mjs):
+// no TypeScript compiled at run time, no module resolved from node_modules to list a roster, and
+// every command in the registry loads under its own name. The package's bin (bin/teamdeck.cjs)
+// and the path scripts and tests use (bin/teamdeck.mjs) are the same command.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import pkg from '../../package.json' with { type: 'json' };
+import { COMMANDS, loadCommand } from './main.js';
+
+const PACKAGE_BIN = fileURLToPath(new URL(`../../${pkg.bin.teamdeck}`, import.meta.url));
+const SCRIPT_BIN = fileURLToPath(new URL('../../bin/teamdeck.mjs', import.meta.url));
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'teamdeck-bundle-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function run(args: string[], nodeArgs: string[] = [], bin = PACKAGE_BIN): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { ...process.env };
+  delete env.TEAMDECK_TEAMS_DIR;
+  delete env.TEAMDECK_STATE_DIR;
+  delete env.NODE_OPTIONS;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Node flags that log every file the process loads, ES module or CommonJS, into `log`. */
+async function loadLogger(log: string): Promise<string[]> {
+  const hooks = join(dir, 'hooks.mjs');
+  const register = join(dir, 'register.mjs');
+  const preload = join(dir, 'preload.cjs');
+  const logText = JSON.stringify(log);
+  await writeFile(hooks, `import { appendFileSync } from 'node:fs';\nexport async function load(url, context, next) { if (url.startsWith('file:')) appendFileSync(${logText}, url + '\\n'); return next(url, context); }\n`);
+  await writeFile(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  await writeFile(preload, `process.on('exit', () => require('node:fs').appendFileSync(${logText}, Object.keys(require.cache).map((f) => 'cjs:' + f + '\\n').join('')));\n`);
+  return ['--import', pathToFileURL(register).href, '--require', preload];
+}
+
+describe('the teamdeck command', () => {
+  it('lists a roster from the bundle alone: no .ts file, nothing from node_modules', async () => {
+    const teams = join(dir, 'teams');
+    const gen = await run(['gen', '--teams-dir', teams, '--messages', '50', '--members', '3', '--json']);
+    expect(gen.code, gen.stderr).toBe(0);
+    const team = (JSON.parse(gen.stdout) as { teams: { id: string }[] }).teams[0]!.id;
+
+    const log = join(dir, 'loaded.txt');
+    const r = await run(['roster', '--json', '--team', team, '--teams-dir', teams, '--state-dir', join(dir, 'state')], await loadLogger(log));
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { name: string }[]).map((m) => m.name)).toHaveLength(3);
+
+    const loaded = (await readFile(log, 'utf8')).split('\n').filter(Boolean).filter((l) => !l.startsWith(`cjs:${dir}`) && !l.includes(encodeURI(dir)));
+    expect(loaded).toContain(`cjs:${PACKAGE_BIN}`);
+    expect(loaded.filter((l) => /\.[cm]?ts$/.test(l) || l.includes('/node_modules/'))).toEqual([]);
+  });
+
+  it('has every registered command under its own name, with a summary', async () => {
+    expect(COMMANDS.size).toBeGreaterThan(10);
+    for (const name of COMMANDS.keys()) {
+      const c = await loadCommand(name);
+      expect(c?.name).toBe(name);
+      expect(c?.summary.length).toBeGreaterThan(10);
+    }
+    expect(await loadCommand('nope')).toBeUndefined();
+    expect(await loadCommand('constructor')).toBeUndefined();
+  });
+
+  it('prints the full usage listing every command, and one command\'s help, from either path', async () => {
+    expect(pkg.bin.teamdeck).toBe('bin/teamdeck.cjs');
+    const all = await run(['--help'], [], SCRIPT_BIN);
+    expect(all.code).toBe(0);
+    for (const name of COMMANDS.keys()) expect(all.stdout).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    const one = await run(['roster', '--help'], [], SCRIPT_BIN);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain('usage: teamdeck roster --team T');
+  });
+});
