@@ -76,7 +76,9 @@ process.on('SIGTERM', () => {
 });
 
 process.stdout.write('Building Teamdeck...\n');
-if (spawnSync('npx', ['electron-vite', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] }).status !== 0) {
+const built = (cmd, argv) => spawnSync(cmd, argv, { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+// The app, then the `teamdeck` command this script runs (the demo team, the browser host).
+if (!built('npx', ['electron-vite', 'build']) || !built(process.execPath, ['scripts/build-cli.mjs', '--quiet'])) {
   process.stderr.write('The build failed; see the errors above.\n');
   process.exit(1);
 }

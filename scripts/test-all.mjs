@@ -42,7 +42,7 @@ vitestStep('unit and integration tests', 'vitest', []);
 if (!skipE2e) vitestStep('Claude Code contract tests', 'vitest claude', ['-c', 'vitest.claude.config.mts']);
 
 if (!skipE2e && existsSync('playwright.config.ts')) {
-  if (run('build', 'npx', ['electron-vite', 'build']) !== 0) broken.push('build');
+  if (run('build', 'npm', ['run', '--silent', 'build']) !== 0) broken.push('build');
   else {
     const code = run('end-to-end tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: PLAYWRIGHT_JSON });
     if (existsSync(PLAYWRIGHT_JSON)) {
