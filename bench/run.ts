@@ -11,6 +11,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   burst: () => benchBurst(),
   journal: () => benchJournal(),
   activity: async () => (await import('./activity.js')).benchActivity(),
+  'cli-start': async () => (await import('./cli-start.js')).benchCliStart(),
   // The browser scenarios load Playwright and the host only when they run.
   'reply-visible': async () => (await import('./reply.js')).benchReplyVisible(),
   'activity-visible': async () => (await import('./activity-dom.js')).benchActivityVisible(),
