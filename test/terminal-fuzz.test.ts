@@ -4,8 +4,8 @@
 // sequences a terminal legitimately receives (bracketed paste, ^C, an OSC 52 clipboard write)
 // pass validation, but only next to a well-formed terminal id; almost-ids never do.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { readdir, writeFile } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, readdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Result } from '../src/shared/contract.js';
@@ -57,6 +57,9 @@ const BAD_IDS = [
   '',
   't-' + 'a'.repeat(TEN_MB),
 ];
+
+/** A result's outcome without its value or message (which may be large). */
+const fail = (r: Result<unknown>) => (r.ok ? { ok: true } : { ok: false, code: r.error.code });
 
 function timed<T>(fn: () => T): { value: T; ms: number } {
   const start = performance.now();
@@ -251,7 +254,6 @@ describe('over a real terminal host, with a stand-in lead', () => {
       return false;
     }
   };
-  const fail = (r: Result<unknown>) => (r.ok ? { ok: true } : { ok: false, code: r.error.code });
 
   beforeAll(async () => {
     t = await tempTeams('teamdeck-termfuzz-');
@@ -452,5 +454,98 @@ describe('over a real terminal host, with a stand-in lead', () => {
     }
     expect(await handlers.dispatch('getTerminals', [])).toEqual({ ok: true, value: [] });
     expect(await handlers.dispatch('getSnapshot', [])).toMatchObject({ ok: true });
+  });
+});
+
+// ------------------------------------------------------------------------------------ records on disk
+//
+// `<stateDir>/terminals/*.json` is read back at every start. Torn, foreign, mis-named, linked
+// or hand-edited records must not stop the engine, must never touch a process they name (the
+// pids below belong to a live program that is no lead), and must not make Teamdeck write
+// anywhere but its own records folder.
+
+describe('hostile terminal records on disk', () => {
+  let t: TempTeams;
+  let handlers: ApiHandlers | undefined;
+  let sleeper: ChildProcess;
+  let env: NodeJS.ProcessEnv;
+  const outside = () => join(t.base, 'outside-record.json');
+
+  beforeAll(async () => {
+    t = await tempTeams('teamdeck-termrec-');
+    env = { ...process.env, TMUX_TMPDIR: t.base };
+    sleeper = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    await new Promise((r) => sleeper.once('spawn', r));
+  });
+  afterAll(async () => {
+    await handlers?.close();
+    sleeper?.kill('SIGKILL');
+    await new Promise<void>((r) => execFile('tmux', ['-L', tmuxSocketName(t.stateDir), 'kill-server'], { env }, () => r()));
+    await t?.cleanup();
+  });
+
+  it('reads what it can, skips the rest, touches no process a record names, and writes only its own records', { timeout: 60_000 }, async () => {
+    const dir = join(t.stateDir, 'terminals');
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    const pid = sleeper.pid!;
+    const rec = (id: string, extra: Record<string, unknown> = {}) => JSON.stringify({ id, backend: 'tmux', cwd: t.base, pid, startedAt: 1_767_000_000_000, ...extra });
+    const files: Record<string, string> = {
+      't-aaaaaaaaaaaa.json': '{"id":"t-aaaa',
+      't-bbbbbbbbbbbb.json': rec('t-cccccccccccc'),
+      't-dddddddddddd.json': rec('t-dddddddddddd', { backend: 'ssh' }),
+      't-eeeeeeeeeeee.json': `{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},${rec('t-eeeeeeeeeeee').slice(1)}`,
+      't-ffffffffffff.json': rec('t-ffffffffffff', { backend: 'pty' }),
+      't-111111111111.json': rec('t-111111111111', { pid: -1 }),
+      't-222222222222.json': rec('t-222222222222', { pid: String(pid) }),
+      't-333333333333.json': rec('t-333333333333', { cwd: 'x'.repeat(100_000), team: '../../etc', permissionMode: 'yolo' }),
+      't-444444444444.json': rec('t-444444444444', { pid: 1, startedAt: Number.MAX_VALUE }),
+      't-555555555555.json': '[]',
+      't-666666666666.json': 'null',
+      'T-AAAAAAAAAAAA.json': rec('T-AAAAAAAAAAAA'),
+      'notes.json': rec('notes'),
+      't-777777777777.json.bak': rec('t-777777777777'),
+      '.t-888888888888.json': rec('.t-888888888888'),
+    };
+    for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+    await mkdir(join(dir, 't-999999999999.json'));
+    // A record that is a link to a file elsewhere: read, but never written through.
+    await writeFile(outside(), rec('t-abcabcabcabc'));
+    await symlink(outside(), join(dir, 't-abcabcabcabc.json'));
+
+    const settings = await SettingsStore.open(t.stateDir);
+    handlers = await ApiHandlers.create({
+      stateDir: t.stateDir,
+      settings,
+      teamsDirFlag: t.root,
+      env: {},
+      createService: (o) => new TeamService({ ...o, watch: false }),
+      terminalHost: ({ stateDir, claudePath }) => (o) => createTerminalHost({ stateDir, claudePath, env, ...o }),
+    });
+    const listed = await handlers.dispatch('getTerminals', []);
+    expect(listed.ok).toBe(true);
+    const terminals = (listed as { value: TerminalInfo[] }).value;
+    // The shapes that parse are listed, every one exited (none of them runs in this Teamdeck's tmux).
+    expect(terminals.map((x) => x.id).sort()).toEqual(['t-111111111111', 't-333333333333', 't-444444444444', 't-abcabcabcabc', 't-eeeeeeeeeeee', 't-ffffffffffff']);
+    expect(terminals.every((x) => x.state === 'exited')).toBe(true);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(await handlers.dispatch('getSnapshot', [])).toMatchObject({ ok: true });
+    // Calls on them answer in words; a lead that has exited takes no input.
+    for (const x of terminals) {
+      expect(fail(await handlers.dispatch('terminalInput', [x.id, 'x'])), x.id).toEqual({ ok: false, code: 'refused' });
+      expect(fail(await handlers.dispatch('resizeTerminal', [x.id, 80, 24])), x.id).toEqual({ ok: false, code: 'refused' });
+    }
+    for (const id of ['t-aaaaaaaaaaaa', 't-bbbbbbbbbbbb', 't-cccccccccccc', 't-dddddddddddd', 't-222222222222', 't-999999999999']) {
+      expect(fail(await handlers.dispatch('closeTerminal', [id])), id).toEqual({ ok: false, code: 'not_found' });
+    }
+    for (const x of terminals) expect(await handlers.dispatch('closeTerminal', [x.id]), x.id).toEqual({ ok: true, value: null });
+    expect(await handlers.dispatch('getTerminals', [])).toEqual({ ok: true, value: [] });
+    // The program the records named runs on; the linked file elsewhere is as it was.
+    expect(sleeper.exitCode).toBeNull();
+    expect(() => process.kill(pid, 0)).not.toThrow();
+    expect(await readFile(outside(), 'utf8')).toBe(rec('t-abcabcabcabc'));
+    // What was not a record is left as it was; what was is gone.
+    const left = (await readdir(dir)).sort();
+    expect(left).toEqual(['.t-888888888888.json', 'T-AAAAAAAAAAAA.json', 'notes.json', 't-222222222222.json', 't-555555555555.json', 't-666666666666.json', 't-777777777777.json.bak', 't-999999999999.json', 't-aaaaaaaaaaaa.json', 't-bbbbbbbbbbbb.json', 't-dddddddddddd.json', 'tmux.conf']);
+    for (const [name, text] of Object.entries(files)) if (left.includes(name)) expect(await readFile(join(dir, name), 'utf8'), name).toBe(text);
   });
 });
