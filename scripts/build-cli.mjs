@@ -13,7 +13,7 @@
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
 
@@ -63,6 +63,23 @@ const missingOnDemand = {
 /** The bundle's own location, for the code that locates files next to its source (import.meta.url). */
 const BANNER = "const __teamdeck_module_url = require('node:url').pathToFileURL(__filename).href;";
 
+/**
+ * `import.meta.url` in a source file stays that file's URL in the bundle (found from the
+ * bundle's own location, so a moved checkout still works): `new URL('../../out/renderer',
+ * import.meta.url)` means the same folder as when the file runs from source, at any depth.
+ */
+const sourceFileUrls = {
+  name: 'source-file-urls',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]src[\\/].*\.ts$/ }, async (a) => {
+      const text = await readFile(a.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const fromBundle = relative(CLI_DIR, a.path).split(sep).join('/');
+      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromBundle)}, __teamdeck_module_url).href`), loader: 'ts' };
+    });
+  },
+};
+
 /** Builds the bundle; resolves with what happened, rejects with esbuild's errors. */
 export async function buildCli({ quiet = false } = {}) {
   const started = performance.now();
@@ -75,10 +92,11 @@ export async function buildCli({ quiet = false } = {}) {
     target: 'node20',
     format: 'cjs',
     external: NATIVE,
-    plugins: [missingOnDemand],
+    plugins: [missingOnDemand, sourceFileUrls],
     // `import()` becomes a lazy require: the commands' modules run only when used, and the
     // bundle needs no module loader of its own (bin/teamdeck.mjs runs it as a plain script).
     supported: { 'dynamic-import': false },
+    // The dependencies' own import.meta.url (none use it today): the bundle's.
     define: { 'import.meta.url': '__teamdeck_module_url' },
     banner: { js: BANNER },
     metafile: true,
