@@ -56,6 +56,7 @@ export function messageJson(m: ThreadMessage): Record<string, unknown> {
   if (m.reason !== undefined) o.reason = m.reason;
   if (m.sentAs !== undefined) o.sentAs = m.sentAs;
   if (m.source !== undefined) o.source = m.source;
+  if (m.channel !== undefined) o.channel = m.channel;
   if (m.frame) o.frame = m.frame.type;
   return o;
 }

@@ -23,6 +23,7 @@ export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['tasks', async () => (await import('./commands/tasks.js')).tasksCommand],
   ['needs', async () => (await import('./commands/needs.js')).needsCommand],
   ['send', async () => (await import('./commands/send.js')).sendCommand],
+  ['launch', async () => (await import('./commands/launch.js')).launchCommand],
   ['tail', async () => (await import('./commands/tail.js')).tailCommand],
   ['watch', async () => (await import('./commands/watch.js')).watchCommand],
   ['serve', async () => serveCommand],

@@ -58,9 +58,12 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
   const settings = await SettingsStore.open(stateDir);
   if (settings.problem) io.err(`note: ${settings.problem}`);
 
+  // The lead terminals this host launches run in Teamdeck's tmux server (or a pty here).
+  const { createTerminalHost } = await import('../main/core/terminal/host.js');
   let handlers: ApiHandlers;
   try {
     handlers = await ApiHandlers.create({
+      terminalHost: ({ stateDir: dir, claudePath }) => (o) => createTerminalHost({ stateDir: dir, claudePath, ...o }),
       stateDir,
       settings,
       teamsDirFlag: common.teamsDir,

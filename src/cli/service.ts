@@ -7,7 +7,7 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StateDirBusyError, type TeamServiceApi } from '../main/core/service-types.js';
+import { StateDirBusyError, type TeamServiceApi, type TeamServiceOptions } from '../main/core/service-types.js';
 import { resolveStateDir, resolveTeamsRoot, teamDirName } from '../main/core/claude/paths.js';
 import type { TeamSummary } from '../shared/types.js';
 import type { Common } from './args.js';
@@ -32,6 +32,15 @@ export interface OpenOptions {
   readOnly: boolean;
   /** The command must own the state dir itself (`watch`): never through another engine. */
   owner?: boolean;
+  /** Host lead terminals when this command runs the engine itself (`launch`, `watch`). */
+  terminals?: boolean;
+}
+
+/** The terminal host for an engine this process runs: tmux or a pty, `claude` from the settings. */
+export async function terminalHostFor(stateDir: string): Promise<TeamServiceOptions['terminalHost']> {
+  const [{ createTerminalHost }, { SettingsStore }] = await Promise.all([import('../main/core/terminal/host.js'), import('../main/core/settings.js')]);
+  const settings = await SettingsStore.open(stateDir);
+  return (o) => createTerminalHost({ stateDir, claudePath: () => settings.get().claudePath, ...o });
 }
 
 /**
@@ -48,9 +57,10 @@ export async function openService(common: Common, io: Io, opts: OpenOptions): Pr
   // The journal holds every message: where Teamdeck makes the folder, only its user may enter.
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   const deadline = Date.now() + BUSY_RETRY_MS;
+  const terminalHost = opts.terminals ? await terminalHostFor(stateDir) : undefined;
   let busy: StateDirBusyError;
   for (;;) {
-    const service = new TeamService({ teamsRoot: root, stateDir, watch: opts.watch });
+    const service = new TeamService({ teamsRoot: root, stateDir, watch: opts.watch, ...(terminalHost ? { terminalHost } : {}) });
     try {
       await service.start();
       return { service, teamsRoot: root, rootSource: source, close: () => service.stop() };

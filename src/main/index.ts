@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CHANNELS } from '../shared/contract.js';
 import { ApiHandlers } from './core/api-handlers.js';
+import { createTerminalHost } from './core/terminal/host.js';
 import { resolveStateDir } from './core/claude/paths.js';
 import { StateDirBusyError } from './core/service-types.js';
 import { SettingsStore } from './core/settings.js';
@@ -92,6 +93,8 @@ async function start(): Promise<void> {
       stateDir,
       settings,
       teamsDirFlag: args.teamsDir,
+      // The leads launched from the window run in Teamdeck's tmux server (or a pty in this process).
+      terminalHost: ({ stateDir: dir, claudePath }) => (o) => createTerminalHost({ stateDir: dir, claudePath, ...o }),
       createService: (o) => withEngineSocket(new TeamService(o)),
       startDemo: () => startDemoTeam(),
       openExternal: (url) => shell.openExternal(url),

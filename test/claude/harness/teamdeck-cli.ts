@@ -132,8 +132,8 @@ function parseJson<T>(r: CliRun): T {
   }
 }
 
-export function teamdeckCli(opts: { teamsDir: string; stateDir: string; home: string }): TeamdeckCli {
-  const env = cliEnv(opts.home);
+export function teamdeckCli(opts: { teamsDir: string; stateDir: string; home: string; env?: NodeJS.ProcessEnv }): TeamdeckCli {
+  const env = { ...cliEnv(opts.home), ...opts.env };
   const runs: CliRun[] = [];
   const run = async (args: string[], o: { timeoutMs?: number } = {}) => {
     // The folders go right after the command name: a `--` before the text ends the options.
@@ -203,9 +203,9 @@ export interface WatchEngine {
  * `teamdeck watch --json` as a child: resolves once it serves its engine socket (it prints
  * "watching …" on stderr after that, and `<state>/engine-socket.json` names the socket).
  */
-export async function startWatch(opts: { teamsDir: string; stateDir: string; home: string }): Promise<WatchEngine> {
+export async function startWatch(opts: { teamsDir: string; stateDir: string; home: string; env?: NodeJS.ProcessEnv }): Promise<WatchEngine> {
   const args = [TEAMDECK_BIN, 'watch', '--json', '--teams-dir', opts.teamsDir, '--state-dir', opts.stateDir];
-  const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO, env: cliEnv(opts.home), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, args, { cwd: REPO, env: { ...cliEnv(opts.home), ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const events: WatchEvent[] = [];
   let err = '';
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;

@@ -149,6 +149,12 @@ export function holdsTeammateBlock(prompt: string, from: string, body: string): 
 
 /** The text of a user row that is a prompt; undefined for tool results and other rows. */
 export function promptText(row: Record<string, unknown>): string | undefined {
+  // Typed while a tool ran: Claude hands it to the model inside the running turn, recorded only
+  // as a `queued_command` attachment (no user row carries it).
+  if (row.type === 'attachment') {
+    const a = row.attachment as { type?: unknown; prompt?: unknown } | undefined;
+    return a?.type === 'queued_command' && typeof a.prompt === 'string' ? a.prompt : undefined;
+  }
   if (row.type !== 'user') return undefined;
   const content = (row.message as { content?: unknown } | undefined)?.content;
   if (typeof content === 'string') return content;
@@ -159,7 +165,7 @@ export function promptText(row: Record<string, unknown>): string | undefined {
 
 /** How a prompt row came in: typed in the terminal, or a peer's socket message (with its id). */
 export function promptOrigin(row: Record<string, unknown>): { typed?: boolean; peerMsgId?: string } {
-  const origin = row.origin as { kind?: unknown; msg_id?: unknown } | undefined;
+  const origin = (row.type === 'attachment' ? (row.attachment as { origin?: unknown } | undefined)?.origin : row.origin) as { kind?: unknown; msg_id?: unknown } | undefined;
   if (origin?.kind === 'human' || row.promptSource === 'typed') return { typed: true };
   if (origin?.kind === 'peer' && typeof origin.msg_id === 'string') return { peerMsgId: origin.msg_id };
   return {};

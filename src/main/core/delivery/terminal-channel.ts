@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import type { TerminalInfo } from '../../../shared/types.js';
 import { AdmissionError } from '../claude/inbox-writer.js';
-import { inputBox, inputText } from '../claude/lead-screen.js';
+import { inputBox, inputText, pastePieces, plainTurn, unwrapPasted } from '../claude/lead-screen.js';
 import { holdsTeammateBlock, promptOrigin, promptText } from '../claude/transcripts.js';
 import type { TerminalHost } from '../terminal/types.js';
 import type { TeamRuntime } from '../team-runtime.js';
@@ -32,13 +32,15 @@ const ATTEMPT_SLACK_MS = 2_000;
 
 /** Line ends as a terminal paste gives them, trimmed: how a typed text is compared. */
 export function sameText(a: string, b: string): boolean {
-  const norm = (s: string) => s.replace(/\r\n?/g, '\n').trim();
+  // Claude trims a typed turn's end and turns a pasted tab into four spaces.
+  const norm = (s: string) => unwrapPasted(s).replace(/\r\n?/g, '\n').replace(/\t/g, '    ').trim();
   return norm(a) === norm(b);
 }
 
 /** What is typed for this message: the text for the lead, `@name text` for a teammate. */
 export function typedLine(rt: TeamRuntime, s: SentState): string {
-  return s.to === rt.lead?.name ? s.text : `@${s.to} ${s.text}`;
+  // A leading `!` or `/` would run a shell or slash command: a space before it keeps it a turn.
+  return s.to === rt.lead?.name ? plainTurn(s.text) : `@${s.to} ${s.text}`;
 }
 
 /** Whether one prompt row of the recipient's transcript is this terminal message. */
@@ -120,7 +122,9 @@ export async function admitToTerminal(ctx: TerminalChannelContext, rt: TeamRunti
     throw new AdmissionError(`there is unsent text in the lead's input box; this goes once the box is empty`, true, 'EBUSYBOX');
   }
   await attempt();
-  await ctx.terminals.typeTurn(term.id, line);
+  // In pieces Claude takes inline: one large paste would arrive wrapped as pasted material
+  // (and a multi-line `@name` paste would become a lead turn).
+  await ctx.terminals.typeTurn(term.id, pastePieces(line));
   await waitForEmptyBox(ctx, term.id, ctx.now() + SUBMIT_WAIT_MS);
   return { duplicate: false };
 }

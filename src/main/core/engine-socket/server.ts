@@ -158,7 +158,8 @@ export async function serveEngineSocket(service: TeamServiceApi, stateDir = serv
             // A value that is not JSON is an engine bug, not the client's: say so as internal.
             let line: string;
             try {
-              line = answerLine({ id: req.id, ok: true, value });
+              // A method with no result (terminalInput) answers null: JSON has no undefined.
+              line = answerLine({ id: req.id, ok: true, value: value ?? null });
             } catch (e) {
               log(`${method} over the engine socket: the answer is not JSON`, e);
               return refuse(req.id, 'internal', `${method}: the answer could not be encoded`);

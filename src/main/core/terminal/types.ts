@@ -60,9 +60,10 @@ export interface TerminalHost {
   close(id: string): Promise<void>;
   /**
    * The terminal channel's primitive: the text as one turn (a bracketed paste, so several lines
-   * arrive whole), then Enter. Resolves once the keys are written.
+   * arrive whole), then Enter. Given pieces, each is pasted in turn (a short pause between them),
+   * then one Enter. Resolves once the keys are written.
    */
-  typeTurn(id: string, text: string): Promise<void>;
+  typeTurn(id: string, text: string | readonly string[]): Promise<void>;
   /** The visible screen as plain text, one line per row (for "is a dialog open", "is the input box empty"). */
   screenText(id: string): Promise<string>;
   /** Closes this process's attachments; never ends a lead that runs in tmux. */
