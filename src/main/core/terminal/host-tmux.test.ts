@@ -47,6 +47,17 @@ describe('tmux terminals', () => {
     await waitFor(() => events.join('').includes('got "after the restart"'), 'its echo as output');
   });
 
+  it('take input with no viewer attached byte for byte: a NUL, and more than one tmux command holds', async () => {
+    const t = await rig.host.launch({ cwd: rig.project });
+    await started(t.pid!);
+    const long = 'y'.repeat(20_000);
+    rig.host.input(t.id, 'a\u0000b');
+    rig.host.input(t.id, long);
+    const got = () => rig.log().then((ls) => ls.filter((l) => l.type === 'data').map((l) => l.raw).join(''));
+    await waitFor(async () => (await got()).length >= 3 + long.length, 'every byte at the lead');
+    expect(await got()).toBe(`a\u0000b${long}`);
+  });
+
   it('that ended while no host ran are found exited, with their exit status', async () => {
     const t = await rig.host.launch({ cwd: rig.project });
     await started(t.pid!);

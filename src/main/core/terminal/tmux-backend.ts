@@ -44,6 +44,9 @@ const ENV_BIN = existsSync('/usr/bin/env') ? '/usr/bin/env' : 'env';
 const PANE_FORMAT = '#{session_name}|#{pane_pid}|#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}';
 const HAS_PROC = process.platform === 'linux';
 
+/** Bytes per `send-keys -H` call: three characters each on the command line, well under tmux's limit. */
+const HEX_KEYS_PER_CALL = 2_000;
+
 export class TmuxBackend implements Backend {
   readonly kind = 'tmux' as const;
   private readonly attachments = new Map<string, Attachment>();
@@ -275,8 +278,13 @@ export class TmuxBackend implements Backend {
       a.pty.write(data);
       return;
     }
-    // No viewer: the keys go straight to the pane (e.g. the terminal channel pressing Enter).
-    void this.inOrder(id, () => this.tmux.run(['send-keys', '-l', '-t', this.target(id), '--', data])).catch(() => {});
+    // No viewer: the bytes go straight to the pane (e.g. the terminal channel pressing Enter), as
+    // hex (`send-keys -H`) so that a NUL passes, in pieces under tmux's command-length limit.
+    const bytes = Buffer.from(data, 'utf8');
+    for (let at = 0; at < bytes.length; at += HEX_KEYS_PER_CALL) {
+      const hex = [...bytes.subarray(at, at + HEX_KEYS_PER_CALL)].map((b) => b.toString(16).padStart(2, '0'));
+      void this.inOrder(id, () => this.tmux.run(['send-keys', '-H', '-t', this.target(id), ...hex])).catch(() => {});
+    }
   }
 
   resize(id: string, cols: number, rows: number): void {
