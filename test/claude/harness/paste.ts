@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Lead } from './tmux-lead.js';
 import { inputBox } from './tmux-lead.js';
 import { delay } from './wait.js';
+import { pastePieces as splitPaste, unwrapPasted } from '../../../src/main/core/claude/lead-screen.js';
 
 /**
  * A bracketed paste longer than this, or with more newlines than PASTE_MAX_NEWLINES, is not
@@ -18,22 +19,10 @@ export const PASTE_MAX_NEWLINES = 2;
 /**
  * Splits a text into pieces that each paste inline (at most PASTE_MAX_CHARS characters and
  * PASTE_MAX_NEWLINES newlines), so pasted one after another they rebuild it exactly in the box.
+ * Teamdeck's own rule (src/main/core/claude/lead-screen.ts), at the limits measured here.
  */
 export function pastePieces(text: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let newlines = 0;
-  for (const ch of text) {
-    if (cur.length + ch.length > PASTE_MAX_CHARS || (ch === '\n' && newlines === PASTE_MAX_NEWLINES)) {
-      out.push(cur);
-      cur = '';
-      newlines = 0;
-    }
-    cur += ch;
-    if (ch === '\n') newlines++;
-  }
-  if (cur) out.push(cur);
-  return out;
+  return splitPaste(text, PASTE_MAX_CHARS, PASTE_MAX_NEWLINES);
 }
 
 /** Pastes `text` piece by piece (pastePieces), then Enter: the whole text as one turn, no placeholder. */
@@ -47,12 +36,8 @@ export async function pasteWhole(lead: Lead, text: string, opts: { submit?: bool
   lead.keys('Enter');
 }
 
-const WRAPPED = /\n\n<pasted_content id="([0-9a-f]{4})">\n([\s\S]*?)\n<\/pasted_content id="\1">\n/g;
-
 /** A turn's content with every `<pasted_content>` block replaced by the text that was pasted. */
-export function unwrapPasted(content: string): string {
-  return content.replace(WRAPPED, (_m, _id, body: string) => body);
-}
+export { unwrapPasted };
 
 /** The lead's transcript: `<config>/projects/<cwd with every non-alphanumeric as '-'>/<sessionId>.jsonl`. */
 export function leadTranscriptPath(projectsDir: string, cwd: string, sessionId: string): string {
