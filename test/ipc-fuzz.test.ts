@@ -44,7 +44,7 @@ const WS_RUNS = Math.max(1, Math.round(RUNS / 10));
 const TEAM = 'Fuzz Team';
 const TEAM_ID = teamDirName(TEAM);
 const MEMBERS = ['researcher', 'implementer'];
-const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds', 'getChannels', 'getTerminals']);
+const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds', 'getChannels', 'getTerminals', 'exportConversation']);
 /** Calls on one terminal: without a terminal host, a well-formed one is refused. */
 const TERMINAL_CALLS = new Set<CallName>(['attachTerminal', 'terminalInput', 'resizeTerminal', 'detachTerminal', 'closeTerminal']);
 const ALLOWED = new Set(['invalid', 'refused', 'not_found']);
@@ -298,6 +298,12 @@ function validArgs(name: CallName): unknown[] {
     case 'detachTerminal':
     case 'closeTerminal':
       return [terminalId()];
+    case 'exportConversation': {
+      const req: Record<string, unknown> = { team: pick([TEAM_ID, TEAM]), format: pick(['md', 'json']) };
+      if (chance(0.6)) req.member = pick(['team-lead', ...MEMBERS]);
+      if (chance(0.4)) req.timeZone = pick(['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata']);
+      return [req];
+    }
   }
 }
 
@@ -425,6 +431,12 @@ function validShaped(name: CallName): unknown[] {
     case 'attachTerminal':
     case 'resizeTerminal':
       return [chance(0.8) ? terminalId() : pick(BAD_TERMINAL_IDS), terminalSize(), terminalSize()];
+    case 'exportConversation': {
+      const req: Record<string, unknown> = { team: team(), format: pick(['md', 'json', 'MD', 'html', '', 'pdf']) };
+      if (chance(0.6)) req.member = chance(0.3) ? pick(MEMBERS) : nameish();
+      if (chance(0.4)) req.timeZone = pick(['UTC', 'Europe/Paris', 'Mars/Olympus', '../../etc/passwd', 'Etc/GMT+5', '', 'x'.repeat(65), '+01:00', nameish()]);
+      return [req];
+    }
     case 'terminalInput':
       return [chance(0.8) ? terminalId() : pick(BAD_TERMINAL_IDS), chance(0.5) ? pick(TERMINAL_INPUTS) : pick(['', 'x'.repeat(65_536), 'x'.repeat(65_537), '\u00e9'.repeat(65_536), '\u{1f680}'.repeat(32_768), '\u{1f680}'.repeat(32_769), controlChars(), unicodeSoup()])];
     default:

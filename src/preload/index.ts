@@ -30,6 +30,7 @@ const api = {
   resizeTerminal: (id: string, cols: number, rows: number) => call('resizeTerminal', id, cols, rows),
   detachTerminal: (id: string) => call('detachTerminal', id),
   closeTerminal: (id: string) => call('closeTerminal', id),
+  exportConversation: (req: Parameters<TeamdeckCalls['exportConversation']>[0]) => call('exportConversation', req),
   onEvent: (listener: (event: AppEvent) => void): (() => void) => {
     // The IPC event object (sender, ports) never reaches the page: only the payload does.
     const handler = (_e: IpcRendererEvent, event: AppEvent) => listener(event);

@@ -72,6 +72,31 @@ export const terminalInputSchema = z
   .min(1, 'must not be empty')
   .max(MAX_TERMINAL_INPUT, { error: `must be at most ${MAX_TERMINAL_INPUT} characters a call`, abort: true });
 
+/** An IANA time zone name this runtime knows ("Europe/Paris", "UTC"). */
+export const timeZoneSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(64, { abort: true })
+  .regex(/^[A-Za-z0-9_+\-/]+$/, 'must be a time zone name such as Europe/Paris')
+  .refine((s) => isTimeZone(s), 'is not a time zone this host knows');
+
+/** True for a time zone name Intl accepts. */
+export function isTimeZone(s: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: s });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const exportRequestSchema = z.strictObject({
+  team: nameSchema,
+  member: nameSchema.optional(),
+  format: z.enum(['md', 'json']),
+  timeZone: timeZoneSchema.optional(),
+});
+
 export const settingsPatchSchema = z.strictObject({
   teamsDir: z
     .string()
@@ -137,6 +162,7 @@ export const callArgsSchemas = {
   resizeTerminal: z.tuple([terminalIdSchema, colsSchema, rowsSchema]),
   detachTerminal: z.tuple([terminalIdSchema]),
   closeTerminal: z.tuple([terminalIdSchema]),
+  exportConversation: z.tuple([exportRequestSchema]),
 } as const satisfies Record<CallName, z.ZodType>;
 
 export type CallArgs<N extends CallName> = Parameters<TeamdeckCalls[N]>;

@@ -19,6 +19,28 @@ import type {
   ThreadMessage,
 } from './types.js';
 
+/** A conversation exported as a file: Markdown for people, JSON (`teamdeck-export` v1) for programs. */
+export type ExportFormat = 'md' | 'json';
+
+export interface ExportRequest {
+  team: string;
+  /** The member whose thread with the user is exported; absent: every message of the team. */
+  member?: string;
+  format: ExportFormat;
+  /** IANA time zone for the readable local times (default: the host's); ISO times are UTC either way. */
+  timeZone?: string;
+}
+
+export interface ExportFile {
+  /** A file name to save it under: `teamdeck-<team>[-<member>]-<YYYYMMDD-HHMMSS>.md|json`. */
+  filename: string;
+  /** `text/markdown; charset=utf-8` or `application/json`. */
+  mime: string;
+  text: string;
+  /** How many messages it holds. */
+  count: number;
+}
+
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
 export interface ApiError {
@@ -119,6 +141,8 @@ export interface TeamdeckCalls {
   detachTerminal(id: string): Promise<Result<null>>;
   /** Removes an exited terminal from the list (a running one is refused: end the lead in it). */
   closeTerminal(id: string): Promise<Result<null>>;
+  /** A member's thread with the user, or the whole team, as a Markdown or JSON file's text. */
+  exportConversation(req: ExportRequest): Promise<Result<ExportFile>>;
 }
 
 export type CallName = keyof TeamdeckCalls;
@@ -145,6 +169,7 @@ export const CALL_NAMES = [
   'resizeTerminal',
   'detachTerminal',
   'closeTerminal',
+  'exportConversation',
 ] as const satisfies readonly CallName[];
 
 /** What the renderer receives: the calls plus one subscription that returns its unsubscribe. */

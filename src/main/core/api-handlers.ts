@@ -3,7 +3,7 @@
 // to dispatch(), which validates them before anything runs. No electron here.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ApiError, AppEvent, CallName, Result, Settings, Snapshot, TeamdeckCalls } from '../../shared/contract.js';
+import type { ApiError, AppEvent, CallName, ExportRequest, Result, Settings, Snapshot, TeamdeckCalls } from '../../shared/contract.js';
 import type { LaunchRequest, SendRequest } from '../../shared/types.js';
 import { validateCall } from '../../shared/contract-schema.js';
 import { resolveTeamsRoot } from './claude/paths.js';
@@ -306,6 +306,7 @@ export class ApiHandlers {
         await this.service.closeTerminal(id);
         return null;
       }),
+      exportConversation: guard('exportConversation', (req: ExportRequest) => this.service.export(req)),
       openExternal: guard('openExternal', async (url: string) => {
         if (!this.opts.openExternal) throw new RefusedError('this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.

@@ -1,6 +1,6 @@
 // The facade every shell (Electron main, the CLI, the browser host) uses. Implemented by
 // TeamService in team-service.ts.
-import type { AppEvent } from '../../shared/contract.js';
+import type { AppEvent, ExportFile, ExportRequest } from '../../shared/contract.js';
 import type {
   ChannelOption,
   LaunchRequest,
@@ -107,4 +107,6 @@ export interface TeamServiceApi {
   resizeTerminal(id: string, cols: number, rows: number): Promise<void>;
   detachTerminal(id: string): Promise<void>;
   closeTerminal(id: string): Promise<void>;
+  /** A member's thread with the user (`member`), or every message of the team, as a Markdown or JSON file. */
+  export(req: ExportRequest): Promise<ExportFile>;
 }

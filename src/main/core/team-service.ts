@@ -4,7 +4,7 @@
 // transcripts), delivery/ (journal, outboxes, the inbox channel), claude/ (Claude's rules, per era).
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { AppEvent } from '../../shared/contract.js';
+import type { AppEvent, ExportFile, ExportRequest } from '../../shared/contract.js';
 import type {
   ChannelKind,
   ChannelOption,
@@ -33,11 +33,12 @@ import { DEFAULT_BACKOFF, type BackoffOptions } from './delivery/outbox.js';
 import { checkTarget, checkText, findMember } from './delivery/send-checks.js';
 import { ingestInbox } from './history/inbox-ingest.js';
 import { pollTranscripts } from './history/transcript-receipts.js';
+import { buildExport } from './history/export.js';
 import { feedOf, sentToThread, threadOf } from './history/views.js';
 import { DEFAULT_IDLE_THRESHOLD_MS } from './presence.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
 import { LiveViews } from './live-views.js';
-import { scheduleInboxReads } from './rescan.js';
+import { checkLeads, SafetyNetClock, SAFETY_NET_TICKS, scheduleInboxReads } from './rescan.js';
 import { acquireStateLock } from './state-lock.js';
 import { TeamDirectory, TeamNotFoundError } from './team-directory.js';
 import type { TeamRuntime } from './team-runtime.js';
@@ -60,6 +61,8 @@ export class TeamService implements TeamServiceApi {
   private senderName: string;
   private readonly watchEnabled: boolean;
   private readonly rescanMs: number;
+  /** When the safety net runs: every tenth tick, or at once when a watcher reports trouble. */
+  private readonly net: SafetyNetClock;
   private readonly delivery: Deliveries;
   private readonly dir: TeamDirectory;
   /** Activity, timelines, tasks and needs: Claude's files outside the teams root. */
@@ -79,7 +82,12 @@ export class TeamService implements TeamServiceApi {
   /** Claude's messaging sockets: Teamdeck's own beside each lead's, for leads it did not launch. */
   private readonly sockets: SocketChannel;
 
-  constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number }) {
+  /**
+   * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
+   * `safetyNetMs`: how often the safety net looks at every file while the watchers report no
+   * trouble (default ten ticks, 20 s).
+   */
+  constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number; safetyNetMs?: number }) {
     this.teamsRoot = opts.teamsRoot;
     this.stateDir = opts.stateDir;
     this.configDir = opts.configDir ?? dirname(opts.teamsRoot);
@@ -90,6 +98,7 @@ export class TeamService implements TeamServiceApi {
     if (problem) throw new Error(problem);
     this.watchEnabled = opts.watch ?? true;
     this.rescanMs = opts.rescanMs ?? 2_000;
+    this.net = new SafetyNetClock(opts.safetyNetMs === undefined ? SAFETY_NET_TICKS : Math.max(1, Math.round(opts.safetyNetMs / this.rescanMs)));
     this.openInBackground = opts.openInBackground ?? false;
     this.reads = new Coalescer((key) => this.readKey(key));
     this.sockets = new SocketChannel({
@@ -300,9 +309,17 @@ export class TeamService implements TeamServiceApi {
     if (kind === 'i') return ingestInbox(this.dir, rt, owner!, true);
   }
 
-  /** The periodic safety net: catches anything the watcher missed, re-reading only changed files. */
+  /**
+   * The tick: what no file says (a lead's process gone) and the needs on the clock, without
+   * reading a file. The safety net, every tenth tick or at once after a watcher's trouble:
+   * catches anything the watchers missed, re-reading only changed files.
+   */
   private async rescan(): Promise<void> {
     if (this.stopping) return;
+    checkLeads(this.dir);
+    // Both are asked each tick: each forgets its trouble once it has told it.
+    const troubled = [this.watcher?.troubled() ?? true, this.live.troubled()].includes(true);
+    if (!this.net.due(troubled)) return this.live.quickTick();
     this.reads.schedule('scan');
     await scheduleInboxReads(this.dir, (key) => this.reads.schedule(key), false);
     this.reads.schedule('seen');
@@ -426,6 +443,15 @@ export class TeamService implements TeamServiceApi {
 
   async feed(team: string): Promise<ThreadMessage[]> {
     return feedOf(await this.resolve(team));
+  }
+
+  /** A member's thread, or the whole team's feed, as a file (the words and format: history/export.ts). */
+  async export(req: ExportRequest): Promise<ExportFile> {
+    const rt = await this.resolve(req.team);
+    const m = req.member === undefined ? undefined : findMember(rt, req.member);
+    if (req.member !== undefined && !m) throw new TeamNotFoundError(`team ${rt.id} has no member ${JSON.stringify(req.member)}`);
+    const messages = m ? threadOf(rt, m.name, m.inboxName) : feedOf(rt);
+    return buildExport({ team: this.dir.summaryOf(rt), member: m, messages, exportedAt: this.now(), timeZone: req.timeZone }, req.format);
   }
 
   /** What every member of the team is doing now (current era: sessions file, transcripts, config). */

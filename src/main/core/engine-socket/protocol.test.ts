@@ -45,6 +45,7 @@ describe('ENGINE_METHODS', () => {
       'activity',
       'channels',
       'closeTerminal',
+      'export',
       'feed',
       'launch',
       'listTeams',
@@ -78,5 +79,10 @@ describe('ENGINE_METHODS', () => {
     expect(ENGINE_METHODS.needs.safeParse([]).success).toBe(true);
     expect(ENGINE_METHODS.needs.safeParse(['alpha']).success).toBe(false);
     expect(ENGINE_METHODS.activity.safeParse(['alpha', 'x']).success).toBe(false);
+    expect(ENGINE_METHODS.export.safeParse([{ team: 'alpha', member: 'researcher', format: 'md', timeZone: 'Europe/Paris' }]).success).toBe(true);
+    expect(ENGINE_METHODS.export.safeParse([{ team: 'alpha', format: 'json' }]).success).toBe(true);
+    expect(ENGINE_METHODS.export.safeParse([{ team: 'alpha', format: 'html' }]).success).toBe(false);
+    expect(ENGINE_METHODS.export.safeParse([{ team: 'alpha', format: 'md', timeZone: 'Mars/Olympus' }]).success).toBe(false);
+    expect(ENGINE_METHODS.export.safeParse([{ team: 'alpha', format: 'md', path: '/etc/passwd' }]).success).toBe(false);
   });
 });

@@ -9,7 +9,7 @@
 //   client: {"id":3,"method":"subscribe","args":[]}  then the server pushes {"event":{..}}
 import { z } from 'zod';
 import type { ApiError } from '../../../shared/contract.js';
-import { callArgsSchemas, launchRequestSchema, sendRequestSchema, timelineLimitSchema } from '../../../shared/contract-schema.js';
+import { callArgsSchemas, exportRequestSchema, launchRequestSchema, sendRequestSchema, timelineLimitSchema } from '../../../shared/contract-schema.js';
 import type { TeamServiceApi } from '../service-types.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -47,6 +47,7 @@ export const ENGINE_METHODS = {
   terminalInput: callArgsSchemas.terminalInput,
   resizeTerminal: callArgsSchemas.resizeTerminal,
   closeTerminal: callArgsSchemas.closeTerminal,
+  export: z.tuple([exportRequestSchema]),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;

@@ -159,6 +159,7 @@ export function createWsClient(opts: WsClientOptions): WsClient {
     resizeTerminal: (id, cols, rows) => call('resizeTerminal', id, cols, rows),
     detachTerminal: (id) => call('detachTerminal', id),
     closeTerminal: (id) => call('closeTerminal', id),
+    exportConversation: (req) => call('exportConversation', req),
     // The browser is the system browser here: open the link in a new tab with no opener.
     openExternal: async (url) => {
       if (typeof url !== 'string' || !isHttpUrl(url)) {

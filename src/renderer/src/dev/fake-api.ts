@@ -18,6 +18,8 @@ import type {
   ThreadMessage,
 } from '../../../shared/types';
 import { inThread } from '../state/deck-state';
+// The host's own export builder (pure: no Node), so the fake's files have the real shape.
+import { buildExport } from '../../../main/core/history/export';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
 import { createFakeLive, type FakeLive } from './fake-live';
 import { createFakeTerminals, type FakeTerminals } from './fake-terminals';
@@ -572,6 +574,14 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     resizeTerminal: (id, cols, rows) => answer(terms.resize(id, cols, rows)),
     detachTerminal: (id) => answer(terms.detach(id)),
     closeTerminal: (id) => answer(terms.close(id)),
+    exportConversation(req) {
+      const t = findTeam(req.team);
+      if (!t) return answer(fail('not_found', `No team "${req.team}"`));
+      const member = req.member === undefined ? undefined : t.roster.find((r) => r.name === req.member);
+      if (req.member !== undefined && !member) return answer(fail('not_found', `${req.member} is not a member of ${t.summary.name}`));
+      const messages = member ? t.messages.filter((m) => inThread(m, member.name)) : t.messages;
+      return answer(ok(buildExport({ team: summaryOf(t), member, messages, exportedAt: now(), timeZone: req.timeZone }, req.format)));
+    },
   };
   return api;
 }

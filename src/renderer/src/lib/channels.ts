@@ -1,7 +1,7 @@
 // How a message reaches a member (claude-teams-format §14), in words: the compose box's channel
 // choice and the mark on each sent message. Only the lead's own terminal carries the user's
 // voice; an inbox message is a teammate's, the messaging socket another Claude session's.
-import type { ChannelKind, ChannelOption, ThreadMessage } from '../../../shared/types';
+import type { ChannelKind, ChannelOption } from '../../../shared/types';
 
 /** The short words on the compose box's channel switch. */
 export function channelShort(kind: ChannelKind, sendAs: string): string {
@@ -22,17 +22,8 @@ export function pickChannel(options: readonly ChannelOption[] | undefined, choic
   return chosen ?? options.find((o) => o.preferred) ?? options.find((o) => o.available) ?? options[0];
 }
 
-/** What a sent message's row says about how it went: "typed as you", "as another session", "as teamdeck". */
-export function channelMark(m: Pick<ThreadMessage, 'channel' | 'sentAs'>): string | undefined {
-  switch (m.channel) {
-    case 'terminal':
-      return 'typed as you';
-    case 'socket':
-      return 'as another session';
-    default:
-      return m.sentAs ? `as ${m.sentAs}` : undefined;
-  }
-}
+// The mark on each sent message is worded in shared/, where the exports use it too.
+export { channelMark } from '../../../shared/message-words';
 
 /** The tooltip of a terminal or socket message (an inbox message keeps its sender-name hint). */
 export function channelHint(kind: ChannelKind | undefined, member: string, isLead: boolean): string | undefined {

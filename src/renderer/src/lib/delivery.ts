@@ -1,4 +1,8 @@
 import { DELIVERY_STATUSES, type DeliveryStatus } from '../../../shared/types';
+import { undeliverableReason } from '../../../shared/message-words';
+
+// Worded in shared/, where the exports use it too.
+export { undeliverableReason };
 
 /**
  * The order a message moves through. `undeliverable` ranks above everything: once the host has
@@ -39,12 +43,6 @@ export const DELIVERY_WORD: Record<DeliveryStatus, string> = {
 
 function possessive(name: string): string {
   return `${name}’s`;
-}
-
-/** Why an undeliverable message never arrived, as the end of a sentence. */
-export function undeliverableReason(member: string, reason?: string): string {
-  const r = reason?.trim().replace(/[.\s]+$/, '');
-  return r || `nothing can ever deliver it to ${member}`;
 }
 
 /**

@@ -46,19 +46,8 @@ export function arrivalHint(p: Presentation): string {
   return `Goes to ${p.member}’s inbox as ${p.sentAs}: ${modelSees(p)}.`;
 }
 
-/** The subtle mark under a member's answer; nothing for the legacy user inbox, the usual path. */
-export function sourceLabel(source: AnswerSource | undefined): string | undefined {
-  switch (source) {
-    case 'idle-notification':
-      return 'from its idle notification';
-    case 'transcript':
-      return 'from its transcript';
-    case 'socket':
-      return 'over the messaging socket';
-    default:
-      return undefined;
-  }
-}
+// The mark is worded in shared/, where the exports use it too.
+export { sourceLabel } from '../../../shared/message-words';
 
 export function sourceHint(source: AnswerSource | undefined, member: string): string | undefined {
   switch (source) {
