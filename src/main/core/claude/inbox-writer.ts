@@ -8,6 +8,14 @@ import { appendedEntries, arrayHeadLength } from './inbox-tail.js';
 import { readWhole } from '../read-whole.js';
 import { preserveBytes } from '../preserve.js';
 
+/**
+ * Test-only fault injection, inert unless set: `TEAMDECK_BREAK=no-dedup` writes an id the inbox
+ * already holds again, `recreate-folders` makes a vanished team folder again. Only the soak
+ * against the real Claude Code (bench/soak-claude.ts) sets them, to show it catches each break.
+ */
+const BREAK = process.env.TEAMDECK_BREAK;
+export const RECREATES_TEAM_FOLDERS = BREAK === 'recreate-folders';
+
 /** proper-lockfile settings exactly as Claude Code uses them on inbox files. */
 export function claudeLockOptions(inboxPath: string): lockfile.LockOptions {
   return {
@@ -103,7 +111,7 @@ export function refuseLinkedFolders(inboxPath: string): void {
 export async function ensureInbox(inboxPath: string): Promise<void> {
   refuseLinkedFolders(inboxPath);
   try {
-    await mkdir(dirname(inboxPath));
+    await mkdir(dirname(inboxPath), { recursive: RECREATES_TEAM_FOLDERS });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
@@ -305,7 +313,7 @@ export async function appendManyToInbox(inboxPath: string, batch: InboxEntry[], 
     const adding: InboxEntry[] = [];
     const after = new Set(present);
     batch.forEach((entry, i) => {
-      const dup = after.has(ids[i]!);
+      const dup = BREAK !== 'no-dedup' && after.has(ids[i]!);
       if (!dup) {
         adding.push(entry);
         after.add(ids[i]!);

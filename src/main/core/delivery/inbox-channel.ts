@@ -5,7 +5,7 @@
 import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { inboxEntryFor } from '../claude/era.js';
-import { AdmissionError, appendManyToInbox, type AppendResult } from '../claude/inbox-writer.js';
+import { AdmissionError, appendManyToInbox, RECREATES_TEAM_FOLDERS, type AppendResult } from '../claude/inbox-writer.js';
 import { inboxFileStem, teamPaths } from '../claude/paths.js';
 import type { SentState } from './journal.js';
 import { UndeliverableError } from './outbox.js';
@@ -20,9 +20,12 @@ function exists(path: string): boolean {
   return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
+/** Test-only fault injection, inert unless set: the soak's engine that forgets a team ended. */
+const BREAK_ENDED_CHECK = process.env.TEAMDECK_BREAK === 'no-ended-check';
+
 /** Why nobody can ever read a message to `to` on this team, or undefined while someone may. */
 export function neverReadable(rt: TeamRuntime, to: string): string | undefined {
-  if (rt.ended) return `team ${rt.id} ended before it could be delivered (${rt.ended.reason})`;
+  if (rt.ended && !BREAK_ENDED_CHECK) return `team ${rt.id} ended before it could be delivered (${rt.ended.reason})`;
   const gone = rt.goneReason(to);
   if (gone) return `${gone} before it could be delivered; nothing reads its inbox any more`;
   return undefined;
@@ -34,7 +37,7 @@ export async function admitToInbox(ctx: InboxChannelContext, rt: TeamRuntime, ba
   const never = neverReadable(rt, to);
   if (never) throw new UndeliverableError(never);
   const paths = teamPaths(ctx.teamsRoot, rt.id);
-  if (!exists(paths.config) && !exists(paths.inboxes)) {
+  if (!exists(paths.config) && !exists(paths.inboxes) && !RECREATES_TEAM_FOLDERS) {
     if (!exists(paths.dir)) throw new UndeliverableError(`team ${rt.id} ended before it could be delivered (its folder is gone)`);
     // Claude writes only while the team's config.json exists; Teamdeck does not create inboxes in a folder without one.
     throw new AdmissionError(`team ${rt.id} has no config.json; waiting for Claude to write it`, true, 'ENOCONFIG');
