@@ -229,7 +229,8 @@ function messageMarkdown(m: ThreadMessage, era: TeamEra, timeZone: string | unde
   }
   if (m.source !== undefined) meta.push(mdInline(answerWords(m.source)));
   meta.push(codeSpan(isoOf(m.time) ?? m.timestamp));
-  lines.push(meta.join(' · '), '');
+  const line = meta.join(' · ');
+  lines.push(line.charAt(0).toUpperCase() + line.slice(1), '');
   if (m.summary !== undefined && m.summary.trim() !== '' && !m.frame) lines.push(`Summary: ${mdInline(m.summary)}`, '');
   if (m.frame) lines.push(...frameDetails(m));
   else lines.push(mdFence(m.text), '');
@@ -258,7 +259,9 @@ function memberLine(member: NonNullable<ExportInput['member']>): string {
 /** The export as Markdown: a title, the team and member, then each message under its own heading. */
 export function exportMarkdown(input: ExportInput): string {
   const { team, member, messages, timeZone } = input;
-  const zone = clockFor(timeZone).resolvedOptions().timeZone;
+  // The name asked for as given (ICU would answer Asia/Kolkata with its older Asia/Calcutta).
+  const zone = timeZone ?? clockFor(undefined).resolvedOptions().timeZone;
+  clockFor(timeZone);
   const exported = localTime(input.exportedAt, timeZone);
   const first = messages.find((m) => m.time > 0);
   const last = messages.findLast((m) => m.time > 0);
@@ -331,7 +334,9 @@ function fileSafe(s: string): string {
   return (
     s
       .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
       .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/\.{2,}/g, '.')
       .replace(/^[-.]+|[-.]+$/g, '')
       .slice(0, 60) || 'x'
   );
