@@ -5,6 +5,7 @@ import {
   hardenWebContents,
   isAppResource,
   isAppUrl,
+  isOwnExport,
   secureSession,
   secureWebPreferences,
   type HardenableContents,
@@ -115,6 +116,19 @@ describe('hardenWebContents', () => {
   });
 });
 
+describe('isOwnExport', () => {
+  it('is a blob: URL of the app page itself, in a build and under the dev server', () => {
+    const file = { kind: 'file' as const, fileUrl: 'file:///app/index.html' };
+    const dev = { kind: 'dev' as const, origin: 'http://localhost:5173' };
+    expect(isOwnExport('blob:file:///u', 'file:///app/index.html#x', file)).toBe(true);
+    expect(isOwnExport('blob:http://localhost:5173/u', 'http://localhost:5173/', dev)).toBe(true);
+    expect(isOwnExport('blob:http://localhost:5174/u', 'http://localhost:5173/', dev)).toBe(false);
+    expect(isOwnExport('blob:null/u', 'http://localhost:5173/', dev)).toBe(false);
+    expect(isOwnExport('blob:file:///u', undefined, file)).toBe(false);
+    expect(isOwnExport('blob:', 'file:///app/index.html', file)).toBe(false);
+  });
+});
+
 describe('secureSession', () => {
   function fakeSession() {
     const s = {
@@ -136,7 +150,7 @@ describe('secureSession', () => {
     return { s, session: session as unknown as SecurableSession };
   }
 
-  it('denies every permission and download and sets the CSP on app responses', () => {
+  it('denies every permission and every download but the page\'s own export, and sets the CSP on app responses', () => {
     const { s, session } = fakeSession();
     secureSession(session, { kind: 'file', fileUrl: 'file:///app/index.html' }, CONTENT_SECURITY_POLICY);
     for (const p of ['notifications', 'media', 'geolocation', 'clipboard-read', 'openExternal']) {
@@ -149,6 +163,20 @@ describe('secureSession', () => {
     const preventDefault = vi.fn();
     s.download!({ preventDefault });
     expect(preventDefault).toHaveBeenCalled();
+    // The page's own export (a blob: URL it made) goes to Electron's save dialog; nothing else does.
+    const download = (url: string, page: string) => {
+      const e = { preventDefault: vi.fn() };
+      (s.download as unknown as (e: unknown, item: unknown, wc: unknown) => void)(e, { getURL: () => url }, { getURL: () => page });
+      return e.preventDefault.mock.calls.length === 0;
+    };
+    expect(download('blob:file:///6f1c2d3e-aaaa-bbbb-cccc-000000000000', 'file:///app/index.html')).toBe(true);
+    expect(download('blob:null/6f1c2d3e-aaaa-bbbb-cccc-000000000000', 'file:///app/index.html')).toBe(true);
+    expect(download('https://example.com/x.exe', 'file:///app/index.html')).toBe(false);
+    expect(download('file:///etc/passwd', 'file:///app/index.html')).toBe(false);
+    expect(download('data:text/plain,hi', 'file:///app/index.html')).toBe(false);
+    expect(download('blob:https://evil.example/6f1c', 'file:///app/index.html')).toBe(false);
+    expect(download('blob:file:///6f1c', 'https://evil.example/')).toBe(false);
+    expect(download('blob:file:///6f1c', 'file:///elsewhere/index.html')).toBe(false);
 
     const cb = vi.fn();
     s.headers!({ url: 'file:///app/index.html', responseHeaders: { 'content-security-policy': ["default-src *"] } }, cb);

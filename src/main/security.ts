@@ -108,12 +108,33 @@ export type SecurableSession = Pick<
   'setPermissionRequestHandler' | 'setPermissionCheckHandler' | 'setDevicePermissionHandler' | 'on'
 > & { webRequest: Pick<Session['webRequest'], 'onHeadersReceived'> };
 
-/** Denies every permission, blocks downloads, and puts the CSP on the app's own responses. */
+/**
+ * The one download the window may start: a file the app's own page made itself (an export, a
+ * `blob:` URL of the page's origin). Electron asks where to save it in its save dialog.
+ */
+export function isOwnExport(downloadUrl: string, pageUrl: string | undefined, source: RendererSource): boolean {
+  if (!downloadUrl.startsWith('blob:') || pageUrl === undefined || !isAppUrl(pageUrl, source)) return false;
+  // A file: page's blobs are `blob:file:///<uuid>`; a build that counts file: as opaque writes `blob:null/<uuid>`.
+  if (source.kind === 'file' && downloadUrl.startsWith('blob:null/')) return true;
+  let inner: URL;
+  try {
+    inner = new URL(downloadUrl.slice('blob:'.length));
+  } catch {
+    return false;
+  }
+  return source.kind === 'file' ? inner.protocol === 'file:' : inner.origin === new URL(source.origin).origin;
+}
+
+/** Denies every permission, blocks downloads but the page's own exports, and puts the CSP on the app's own responses. */
 export function secureSession(session: SecurableSession, source: RendererSource, csp: string): void {
   session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
   session.setDevicePermissionHandler(() => false);
-  session.on('will-download', (event) => event.preventDefault());
+  session.on('will-download', (event, item, contents) => {
+    // No save path is set: Electron shows its save dialog, and the user picks the file.
+    if (item && isOwnExport(item.getURL(), contents?.getURL(), source)) return;
+    event.preventDefault();
+  });
   session.webRequest.onHeadersReceived((details, callback) => {
     if (!isAppResource(details.url, source)) return callback({});
     const headers = { ...(details.responseHeaders ?? {}) };

@@ -8,6 +8,7 @@ import { undeliverableReason } from '../lib/delivery';
 import { useActions, useDeck } from '../state/context';
 import { isFromUser } from '../state/deck-state';
 import { EMPTY_MESSAGES, EMPTY_ROSTER, endedWhen, feedOf, orderedRoster, teamOf } from '../state/selectors';
+import { ExportMenu } from './ExportMenu';
 import { DeliveryChip, RawToggle, RelTime, SentAs, SourceMark, displayName, nameColor, senderName } from './bits';
 import { BackIcon, ChevronDownIcon } from './icons';
 import { Markdown } from './Markdown';
@@ -147,6 +148,7 @@ export function FeedView({ team }: { team: string }) {
           </select>
           <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 text-zinc-400" width={12} height={12} />
         </label>
+        <ExportMenu team={team} />
         {back && (
           <button
             type="button"

@@ -4,6 +4,7 @@ import { useActions, useDeck } from '../state/context';
 import { currentEntry, isTeamEnded, openTaskCount } from '../state/selectors';
 import { hasTerminalTab, shownPane, type ShownPane } from '../state/terminal-state';
 import { ActivityLine } from './ActivityLine';
+import { ExportMenu } from './ExportMenu';
 import { PresenceDot, RelTime, STATE_LABEL, STATE_TEXT, useLastSeen, useMemberState } from './bits';
 import { BoardIcon, FeedIcon } from './icons';
 
@@ -129,6 +130,7 @@ export function MemberHeader({ team, member }: { team: string; member: string })
           </span>
         )}
       </button>
+      <ExportMenu team={team} member={member} />
     </header>
   );
 }

@@ -180,3 +180,10 @@ export const RocketIcon = (p: P) => (
     <circle cx="10.5" cy="5.5" r="1" />
   </Svg>
 );
+/** Export: an arrow down into a tray. */
+export const DownloadIcon = (p: P) => (
+  <Svg {...p}>
+    <path d="M8 2.5v7.5M4.8 7 8 10.2 11.2 7" />
+    <path d="M2.5 11v1.5a1 1 0 0 0 1 1h9a1 1 0 0 0 1-1V11" />
+  </Svg>
+);

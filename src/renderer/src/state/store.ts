@@ -2,7 +2,7 @@
 // events. All state transitions are the pure functions of deck-state.ts; this file only sequences
 // API calls around them and remembers which loads are in flight.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AppEvent, Result, Settings, TeamdeckApi } from '../../../shared/contract';
+import type { AppEvent, ExportFile, ExportRequest, Result, Settings, TeamdeckApi } from '../../../shared/contract';
 import type { ChannelKind, LaunchRequest } from '../../../shared/types';
 import { pickChannel } from '../lib/channels';
 import * as D from './deck-state';
@@ -54,6 +54,8 @@ export interface DeckActions {
   setChannel(team: string, member: string, kind: ChannelKind | undefined): void;
   /** A pane's link to a terminal: its output goes straight to `sink`, never through this store. */
   connectTerminal(id: string, sink: TerminalSink, opts?: TerminalConnectionOptions): TerminalConnection;
+  /** A thread or the whole team as a file's text, or the refusal in words (saving is the caller's). */
+  exportConversation(req: ExportRequest): Promise<{ file: ExportFile } | { error: string }>;
 }
 
 export type DeckStore = DeckState & { actions: DeckActions };
@@ -404,6 +406,15 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
       },
       connectTerminal(id, sink, opts) {
         return connectTerminal(api, id, sink, opts);
+      },
+      async exportConversation(req) {
+        let r = await call(() => api.exportConversation(req));
+        // A time zone the host does not know: its own local times are better than no export.
+        if (!r.ok && r.error.code === 'invalid' && req.timeZone !== undefined && /timeZone/.test(r.error.message)) {
+          const { timeZone: _zone, ...rest } = req;
+          r = await call(() => api.exportConversation(rest));
+        }
+        return r.ok ? { file: r.value } : { error: r.error.message };
       },
     };
 
