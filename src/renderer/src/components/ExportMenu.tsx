@@ -112,18 +112,7 @@ export function ExportMenu({ team, member }: { team: string; member?: string }) 
   };
 
   return (
-    <div className="relative flex shrink-0 items-center gap-2">
-      {status && (
-        <span
-          role="status"
-          data-testid="export-status"
-          data-kind={status.kind}
-          title={status.text}
-          className={`max-w-72 truncate text-[11px] ${status.kind === 'error' ? 'text-red-700 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400'}`}
-        >
-          {status.text}
-        </span>
-      )}
+    <div className="relative flex shrink-0 items-center">
       <button
         ref={button}
         type="button"
@@ -144,6 +133,22 @@ export function ExportMenu({ team, member }: { team: string; member?: string }) 
         <DownloadIcon width={12} height={12} />
         Export…
       </button>
+      {status && !open && (
+        // Under the button, over the content: the header keeps its width for the member's name.
+        <span
+          role="status"
+          data-testid="export-status"
+          data-kind={status.kind}
+          title={status.text}
+          className={`absolute top-full right-0 z-30 mt-1 max-w-md truncate rounded-md border px-2.5 py-1 text-[11px] shadow-sm ${
+            status.kind === 'error'
+              ? 'border-red-200 bg-red-50 text-red-800 dark:border-red-500/40 dark:bg-red-950 dark:text-red-300'
+              : 'border-zinc-200 bg-white text-zinc-600 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-300'
+          }`}
+        >
+          {status.text}
+        </span>
+      )}
       {open && (
         <div
           ref={menu}
