@@ -12,6 +12,7 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   journal: () => benchJournal(),
   activity: async () => (await import('./activity.js')).benchActivity(),
   'cli-start': async () => (await import('./cli-start.js')).benchCliStart(),
+  'export-md': async () => (await import('./export.js')).benchExportMd(),
   // The browser scenarios load Playwright and the host only when they run.
   'reply-visible': async () => (await import('./reply.js')).benchReplyVisible(),
   'activity-visible': async () => (await import('./activity-dom.js')).benchActivityVisible(),

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Frame, FrameType, ThreadMessage } from '../../../shared/types.js';
-import { buildExport, exportDocument, exportFilename, exportMarkdown, mdFence, mdInline, type ExportInput } from './export.js';
+import { buildExport, exportDocument, exportFilename, exportMarkdown, localTime, mdFence, mdInline, type ExportInput } from './export.js';
 
 const T0 = Date.parse('2026-02-09T13:02:11.000Z');
 let seq = 0;
@@ -145,6 +145,43 @@ describe('Markdown', () => {
     expect(headings(undated, 3)).toEqual(['unknown time — researcher → you']);
     expect(undated).toContain('`yesterday-ish`');
     expect(() => exportMarkdown({ team, messages: [], exportedAt: T0, timeZone: 'Mars/Olympus' })).toThrow(/unknown time zone "Mars\/Olympus"/);
+  });
+
+  it('reads the clock as Intl does, across daylight-saving changes and quarter-hour zones', () => {
+    // Paris springs forward at 01:00 UTC on 29 March 2026.
+    expect(localTime(Date.parse('2026-03-29T00:59:59Z'), 'Europe/Paris')).toMatchObject({ text: '2026-03-29 01:59:59', offset: 'UTC+01:00' });
+    expect(localTime(Date.parse('2026-03-29T01:00:00Z'), 'Europe/Paris')).toMatchObject({ text: '2026-03-29 03:00:00', offset: 'UTC+02:00' });
+    expect(localTime(Date.parse('2026-02-09T13:02:11Z'), 'America/St_Johns')).toMatchObject({ text: '2026-02-09 09:32:11', offset: 'UTC-03:30' });
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const intl = (ms: number, timeZone: string) => {
+      let f = formats.get(timeZone);
+      if (!f) formats.set(timeZone, (f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })));
+      const p = Object.fromEntries(f.formatToParts(ms).map((x) => [x.type, x.value]));
+      return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}`;
+    };
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const from = Date.parse('2020-01-01T00:00:00Z');
+    const to = Date.parse('2031-01-01T00:00:00Z');
+    for (const zone of ['Europe/Paris', 'America/New_York', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham', 'America/St_Johns', 'Africa/Casablanca', 'UTC']) {
+      for (let i = 0; i < 400; i++) {
+        const ms = Math.floor(from + next() * (to - from));
+        expect(localTime(ms, zone)!.text, `${zone} ${new Date(ms).toISOString()}`).toBe(intl(ms, zone));
+      }
+      // Every minute around each change of the zone's offset in 2026.
+      const start = Date.parse('2026-01-01T00:00:00Z');
+      let before = localTime(start, zone)!.offset;
+      for (let h = 1; h < 366 * 24; h++) {
+        const at = start + h * 3_600_000;
+        const now = localTime(at, zone)!.offset;
+        if (now === before) continue;
+        before = now;
+        for (let m = -120; m <= 60; m++) {
+          const ms = at + m * 60_000 + 59_000;
+          expect(localTime(ms, zone)!.text, `${zone} ${new Date(ms).toISOString()}`).toBe(intl(ms, zone));
+        }
+      }
+    }
   });
 
   it('says so when there is nothing to export, and names an ended team with when and why', () => {
