@@ -1,13 +1,18 @@
 // Folder watches for Claude's folders outside the teams root (sessions, tasks, transcripts).
 // As in watcher.ts, an event is a hint to re-read, never a fact: it names the file, and the
-// reader looks at the file as it is now. A folder that is a link is never watched.
+// reader looks at the file as it is now. A folder that is a link is never watched. A folder
+// asked for that is not there yet is remembered, and looked for again by retryMissing() (a
+// stat per missing folder, on the engine's cheap tick) until it appears.
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 
 /** Watches of several folders, each at most once; a failed, removed or replaced one is set up again by the next add(). */
 export class FolderWatches {
   private watches = new Map<string, { w: FSWatcher; ino: number }>();
+  /** Folders asked for that are not watched (absent, or their watch failed): their callbacks. */
+  private missing = new Map<string, (name: string) => void>();
   private closed = false;
+  private trouble = false;
 
   /** Watches `dir` (when it is a real folder) and calls `onName` with each changed entry's name. */
   async add(dir: string, onName: (name: string) => void): Promise<void> {
@@ -16,25 +21,49 @@ export class FolderWatches {
     const had = this.watches.get(dir);
     // A folder removed (or replaced) since it was watched: the old watch sees nothing any more.
     if (had && (!st || st.ino !== had.ino)) this.drop(dir, had.w);
-    if (!st?.isDirectory() || this.closed || this.watches.has(dir)) return;
+    if (this.closed || this.watches.has(dir)) return;
+    if (!st?.isDirectory()) {
+      this.missing.set(dir, onName);
+      return;
+    }
     try {
       const w = watch(dir, { persistent: false }, (_event, name) => {
         if (name) onName(name.toString());
       });
-      w.on('error', () => this.drop(dir, w));
+      w.on('error', () => {
+        this.trouble = true;
+        this.drop(dir, w);
+        this.missing.set(dir, onName);
+      });
       this.watches.set(dir, { w, ino: st.ino });
+      this.missing.delete(dir);
     } catch {
-      // Out of watches, or gone already: the rescan tick still looks.
+      // Out of watches, or gone already: the safety net looks until a watch can be made.
+      this.trouble = true;
+      this.missing.set(dir, onName);
     }
+  }
+
+  /** Looks again for the folders asked for that are not watched yet; watches those now there. */
+  async retryMissing(): Promise<void> {
+    for (const [dir, onName] of [...this.missing]) await this.add(dir, onName);
+  }
+
+  /** A watch failed (could not be made, or broke) since the last call. */
+  troubled(): boolean {
+    const t = this.trouble;
+    this.trouble = false;
+    return t;
   }
 
   has(dir: string): boolean {
     return this.watches.has(dir);
   }
 
-  /** Stops watching folders not in `keep`. */
+  /** Stops watching (and looking for) folders not in `keep`. */
   retain(keep: ReadonlySet<string>): void {
     for (const [dir, { w }] of this.watches) if (!keep.has(dir)) this.drop(dir, w);
+    for (const dir of [...this.missing.keys()]) if (!keep.has(dir)) this.missing.delete(dir);
   }
 
   private drop(dir: string, w: FSWatcher): void {
@@ -46,5 +75,6 @@ export class FolderWatches {
     this.closed = true;
     for (const { w } of this.watches.values()) w.close();
     this.watches.clear();
+    this.missing.clear();
   }
 }

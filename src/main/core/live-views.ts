@@ -1,9 +1,10 @@
 // The live views over Claude's files outside the teams root: what each member is doing
 // (transcripts, the lead's sessions file, config flags), a member's transcript as a timeline,
 // the team's task board, and the needs-you queue across teams. Fed by the engine's existing
-// polls (the transcript poll hands over the rows it read; the rescan tick calls tick()) and by
-// folder watches on the sessions, tasks and transcript folders, whose events only schedule a
-// re-read through the engine's coalescer: no timer of its own beyond one setImmediate.
+// polls (the transcript poll hands over the rows it read; the safety net calls tick(), the
+// cheap tick between its passes quickTick()) and by folder watches on the sessions, tasks and
+// transcript folders, whose events only schedule a re-read through the engine's coalescer: no
+// timer of its own beyond one setImmediate.
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
 import type { MemberActivity, NeedItem, TaskBoard, TimelineItem } from '../../shared/types.js';
@@ -11,6 +12,7 @@ import { LeadSessionReader } from './claude/sessions.js';
 import { TaskListReader } from './claude/tasks.js';
 import { readTimeline } from './claude/transcript-timeline.js';
 import { timelineItems, type Row } from './claude/transcript-rows.js';
+import { forEachConcurrently } from './concurrently.js';
 import { FolderWatches } from './folder-watch.js';
 import { foldRows, judgeActivity, newTrack, type ActivityFacts } from './history/activity.js';
 import { allNeeds } from './needs.js';
@@ -101,7 +103,9 @@ export class LiveViews {
   }
 
   async readSessions(): Promise<void> {
-    for (const rt of [...this.ctx.teams()]) if (!this.ctx.stopping()) await this.readSession(rt);
+    await forEachConcurrently(this.ctx.teams(), async (rt) => {
+      if (!this.ctx.stopping()) await this.readSession(rt);
+    });
   }
 
   // ---------------------------------------------------------------- timeline
@@ -176,12 +180,40 @@ export class LiveViews {
   async tick(): Promise<void> {
     await this.readSessions();
     const running = [...this.ctx.teams()].filter((rt) => !rt.ended);
-    for (const rt of running) {
-      if (this.ctx.stopping()) return;
-      await this.readTasks(rt);
-    }
+    await forEachConcurrently(running, async (rt) => {
+      if (!this.ctx.stopping()) await this.readTasks(rt);
+    });
+    if (this.ctx.stopping()) return;
     if (this.ctx.watch) await this.watchFolders(running);
     this.judgeNeeds();
+  }
+
+  /**
+   * The cheap tick between the safety net's passes: no file is read. Folders to watch that were
+   * not there are looked for again (a stat each), a lead transcript not found yet is looked for,
+   * and the needs are judged on the clock.
+   */
+  async quickTick(): Promise<void> {
+    if (this.ctx.watch) {
+      await this.watches.retryMissing();
+      const running = [...this.ctx.teams()].filter((rt) => !rt.ended);
+      let found = false;
+      for (const rt of running) {
+        if (this.ctx.stopping()) return;
+        if (rt.transcripts && !rt.transcripts.located && (await rt.transcripts.locate())) found = true;
+      }
+      // Its folders are watched from now on, and what it holds already is read.
+      if (found) {
+        await this.watchFolders(running);
+        this.ctx.schedule('seen');
+      }
+    }
+    this.judgeNeeds();
+  }
+
+  /** A folder watch failed since the last call: the safety net should look at everything. */
+  troubled(): boolean {
+    return this.watches.troubled();
   }
 
   private async watchFolders(running: TeamRuntime[]): Promise<void> {
@@ -198,13 +230,15 @@ export class LiveViews {
       const team = this.lists.get(n);
       if (team) this.ctx.schedule(`t\u0000${team}`);
     });
-    for (const rt of running) {
-      await add(join(tasksRoot, this.board(rt).reader.list), () => this.ctx.schedule(`t\u0000${rt.id}`));
+    await forEachConcurrently(running, async (rt) => {
       const [project, subagents] = rt.transcripts?.folders() ?? [];
       const session = rt.transcripts?.leadSessionId;
-      if (project && session) await add(project, (n) => (n === `${session}.jsonl` || n === session) && this.ctx.schedule('seen'));
-      if (subagents) await add(subagents, (n) => n.endsWith('.jsonl') && this.ctx.schedule('seen'));
-    }
+      await Promise.all([
+        add(join(tasksRoot, this.board(rt).reader.list), () => this.ctx.schedule(`t\u0000${rt.id}`)),
+        project && session ? add(project, (n) => (n === `${session}.jsonl` || n === session) && this.ctx.schedule('seen')) : undefined,
+        subagents ? add(subagents, (n) => n.endsWith('.jsonl') && this.ctx.schedule('seen')) : undefined,
+      ]);
+    });
     this.watches.retain(keep);
   }
 

@@ -1,30 +1,66 @@
-// The periodic safety net and the explicit refresh: which inbox files to read again. A rescan
-// re-reads only inboxes whose size or mtime changed since they were read; a refresh all of them.
+// The periodic work and the explicit refresh. The engine ticks every `rescanMs` (2 s): each tick
+// does only what no file can tell (is each lead's process still there: a signal probe per team)
+// and what the clock changes (the needs-you queue), and looks again for folders to watch that
+// were not there. Every tenth tick, or at once when a watcher reports trouble, the safety net
+// runs: it re-reads what the watchers may have missed, only inboxes whose size or mtime changed
+// since they were read (a refresh reads all of them).
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { teamPaths } from './claude/paths.js';
 import { listInboxOwners } from './claude/team-reader.js';
+import { forEachConcurrently } from './concurrently.js';
 import type { TeamDirectory } from './team-directory.js';
+
+/** Ticks between two safety-net passes while the watchers report no trouble. */
+export const SAFETY_NET_TICKS = 10;
+
+/** Counts ticks and says when the safety net is due: every `every` ticks, or at once after trouble. */
+export class SafetyNetClock {
+  private ticks = 0;
+
+  constructor(private readonly every: number = SAFETY_NET_TICKS) {}
+
+  /** Called once per tick; `troubled`: a watcher may have missed something since the last tick. */
+  due(troubled: boolean): boolean {
+    this.ticks += 1;
+    if (!troubled && this.ticks < this.every) return false;
+    this.ticks = 0;
+    return true;
+  }
+}
+
+/**
+ * A current-era team whose lead's process is gone ended: looked at on every tick, since no file
+ * says so (a signal probe per lead); whether a live pid is still the lead's or was reused by
+ * another program (its start time in /proc), on the safety net's passes (`startToo`).
+ */
+export function checkLeads(dir: TeamDirectory, startToo: boolean): void {
+  for (const rt of dir.teams.values()) dir.checkLiveness(rt, true, startToo);
+}
 
 /** Schedules a re-read of every running team's inboxes that changed (all of them with `all`). */
 export async function scheduleInboxReads(dir: TeamDirectory, schedule: (key: string) => void, all: boolean): Promise<void> {
-  for (const rt of dir.teams.values()) {
-    if (rt.ended) continue;
-    if (all) await dir.loadConfig(rt, true);
-    else dir.checkLiveness(rt);
-    const inboxes = teamPaths(dir.teamsRoot, rt.id).inboxes;
-    for (const owner of await listInboxOwners(inboxes)) {
-      if (all) {
-        schedule(`i\u0000${rt.id}\u0000${owner}`);
-        continue;
-      }
-      const seen = rt.seen.get(owner);
-      try {
-        const st = await stat(join(inboxes, `${owner}.json`));
-        if (!seen || seen.size !== st.size || seen.mtimeMs !== st.mtimeMs) schedule(`i\u0000${rt.id}\u0000${owner}`);
-      } catch {
-        // gone between listing and stat
-      }
+  const running = [...dir.teams.values()].filter((rt) => !rt.ended);
+  if (all) {
+    for (const rt of running) {
+      await dir.loadConfig(rt, true);
+      for (const owner of await listInboxOwners(teamPaths(dir.teamsRoot, rt.id).inboxes)) schedule(`i\u0000${rt.id}\u0000${owner}`);
     }
+    return;
   }
+  // Stats only: a few teams at a time, each team's inboxes together.
+  await forEachConcurrently(running, async (rt) => {
+    const inboxes = teamPaths(dir.teamsRoot, rt.id).inboxes;
+    await Promise.all(
+      (await listInboxOwners(inboxes)).map(async (owner) => {
+        const seen = rt.seen.get(owner);
+        try {
+          const st = await stat(join(inboxes, `${owner}.json`));
+          if (!seen || seen.size !== st.size || seen.mtimeMs !== st.mtimeMs) schedule(`i\u0000${rt.id}\u0000${owner}`);
+        } catch {
+          // gone between listing and stat
+        }
+      }),
+    );
+  });
 }

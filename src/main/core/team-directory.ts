@@ -11,6 +11,7 @@ import { InboxReader } from './claude/inbox-tail.js';
 import { DELETED_TEAM_FOLDER, ENDED_FOLDER_GONE, judgeLiveness } from './claude/lifecycle.js';
 import { inboxFileStem, isSafeSegment, teamDirName, teamPaths } from './claude/paths.js';
 import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude/team-reader.js';
+import { forEachConcurrently } from './concurrently.js';
 import type { Deliveries } from './delivery/deliveries.js';
 import { COMPACT_AFTER, Journal } from './delivery/journal.js';
 import { noteEvent, noteObserved } from './history/ingest.js';
@@ -102,6 +103,7 @@ export class TeamDirectory {
     const ids = (await listTeamIds(this.ctx.teamsRoot)).sort((a, b) => a.localeCompare(b));
     const present = new Set(ids);
     let changed = false;
+    const open: TeamRuntime[] = [];
     for (const id of ids) {
       if (this.ctx.stopping()) return;
       const rt = this.teams.get(id);
@@ -110,11 +112,14 @@ export class TeamDirectory {
       } else if (rt.ended && rt.ended.reason === ENDED_FOLDER_GONE) {
         // A folder of that name is back (a legacy team made again): read it as running.
         if (await this.reopenTeam(rt)) changed = true;
-      } else {
-        const owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, id).inboxes);
-        for (const o of owners) if (!rt.owners.includes(o)) this.ctx.schedule(`i\u0000${id}\u0000${o}`);
-      }
+      } else open.push(rt);
     }
+    // Inboxes new in the teams already open (listed a few teams at a time).
+    if (this.ctx.stopping()) return;
+    await forEachConcurrently(open, async (rt) => {
+      const owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, rt.id).inboxes);
+      for (const o of owners) if (!rt.owners.includes(o)) this.ctx.schedule(`i\u0000${rt.id}\u0000${o}`);
+    });
     for (const rt of this.teams.values()) {
       if (!present.has(rt.id) && !rt.ended && !(await this.folderPresent(rt.id))) {
         await this.markEnded(rt, ENDED_FOLDER_GONE);
@@ -258,10 +263,13 @@ export class TeamDirectory {
     return true;
   }
 
-  /** A current-era team whose lead's process is gone has ended, though Claude left its folder. */
-  checkLiveness(rt: TeamRuntime, announce = true): void {
+  /**
+   * A current-era team whose lead's process is gone has ended, though Claude left its folder.
+   * `startToo`: a reused pid is told apart too (a read of /proc/<pid>/stat; else one signal probe).
+   */
+  checkLiveness(rt: TeamRuntime, announce = true, startToo = true): void {
     if (rt.ended) return;
-    const live = judgeLiveness(rt.era, rt.config);
+    const live = judgeLiveness(rt.era, rt.config, startToo);
     if (live.state === 'ended') void this.markEnded(rt, live.reason, announce);
   }
 

@@ -38,7 +38,7 @@ import { feedOf, sentToThread, threadOf } from './history/views.js';
 import { DEFAULT_IDLE_THRESHOLD_MS } from './presence.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
 import { LiveViews } from './live-views.js';
-import { scheduleInboxReads } from './rescan.js';
+import { checkLeads, SafetyNetClock, SAFETY_NET_TICKS, scheduleInboxReads } from './rescan.js';
 import { acquireStateLock } from './state-lock.js';
 import { TeamDirectory, TeamNotFoundError } from './team-directory.js';
 import type { TeamRuntime } from './team-runtime.js';
@@ -61,6 +61,8 @@ export class TeamService implements TeamServiceApi {
   private senderName: string;
   private readonly watchEnabled: boolean;
   private readonly rescanMs: number;
+  /** When the safety net runs: every tenth tick, or at once when a watcher reports trouble. */
+  private readonly net: SafetyNetClock;
   private readonly delivery: Deliveries;
   private readonly dir: TeamDirectory;
   /** Activity, timelines, tasks and needs: Claude's files outside the teams root. */
@@ -69,6 +71,8 @@ export class TeamService implements TeamServiceApi {
   private release: (() => Promise<void>) | undefined;
   private watcher: RootWatcher | undefined;
   private rescanTimer: NodeJS.Timeout | undefined;
+  /** A tick still running (a slow disk): the next one is skipped rather than piled on it. */
+  private ticking = false;
   private seenTimer: NodeJS.Timeout | undefined;
   private started = false;
   private stopping = false;
@@ -80,7 +84,12 @@ export class TeamService implements TeamServiceApi {
   /** Claude's messaging sockets: Teamdeck's own beside each lead's, for leads it did not launch. */
   private readonly sockets: SocketChannel;
 
-  constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number }) {
+  /**
+   * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
+   * `safetyNetMs`: how often the safety net looks at every file while the watchers report no
+   * trouble (default ten ticks, 20 s).
+   */
+  constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number; safetyNetMs?: number }) {
     this.teamsRoot = opts.teamsRoot;
     this.stateDir = opts.stateDir;
     this.configDir = opts.configDir ?? dirname(opts.teamsRoot);
@@ -91,6 +100,7 @@ export class TeamService implements TeamServiceApi {
     if (problem) throw new Error(problem);
     this.watchEnabled = opts.watch ?? true;
     this.rescanMs = opts.rescanMs ?? 2_000;
+    this.net = new SafetyNetClock(opts.safetyNetMs === undefined ? SAFETY_NET_TICKS : Math.max(1, Math.round(opts.safetyNetMs / this.rescanMs)));
     this.openInBackground = opts.openInBackground ?? false;
     this.reads = new Coalescer((key) => this.readKey(key));
     this.sockets = new SocketChannel({
@@ -183,7 +193,7 @@ export class TeamService implements TeamServiceApi {
       }
       if (this.watchEnabled) {
         this.startWatching();
-        this.rescanTimer = setInterval(() => void this.rescan(), this.rescanMs);
+        this.rescanTimer = setInterval(() => void this.tick(), this.rescanMs);
         this.rescanTimer.unref?.();
       }
     } catch (e) {
@@ -301,9 +311,28 @@ export class TeamService implements TeamServiceApi {
     if (kind === 'i') return ingestInbox(this.dir, rt, owner!, true);
   }
 
-  /** The periodic safety net: catches anything the watcher missed, re-reading only changed files. */
+  private async tick(): Promise<void> {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.rescan();
+    } finally {
+      this.ticking = false;
+    }
+  }
+
+  /**
+   * The tick: what no file says (a lead's process gone) and the needs on the clock, without
+   * reading a file. The safety net, every tenth tick or at once after a watcher's trouble:
+   * catches anything the watchers missed, re-reading only changed files.
+   */
   private async rescan(): Promise<void> {
     if (this.stopping) return;
+    // Both are asked each tick: each forgets its trouble once it has told it.
+    const troubled = [this.watcher?.troubled() ?? true, this.live.troubled()].includes(true);
+    const net = this.net.due(troubled);
+    checkLeads(this.dir, net);
+    if (!net) return this.live.quickTick();
     this.reads.schedule('scan');
     await scheduleInboxReads(this.dir, (key) => this.reads.schedule(key), false);
     this.reads.schedule('seen');

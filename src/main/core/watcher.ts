@@ -78,6 +78,11 @@ export class Coalescer {
 
 export interface RootWatcher {
   ready: Promise<void>;
+  /**
+   * Whether the watch may have missed something since the last call: not ready yet, an error,
+   * or a folder watch that could not be made or broke. The engine's safety net then runs at once.
+   */
+  troubled(): boolean;
   close(): Promise<void>;
 }
 
@@ -104,9 +109,11 @@ export function watchTeamsRoot(
     atomic: true,
   });
   let closed = false;
+  let isReady = false;
+  let trouble = false;
   // chokidar watches each file by its inode and, after a rename over the file (how Claude and
   // Teamdeck write), watches the new one: a write in that gap is missed (about 1 in 25 writes
-  // 40-160 ms apart; the 2 s rescan then finds it). A folder watch reports every rename into the
+  // 40-160 ms apart; the safety net would find it late). A folder watch reports every rename into the
   // folder by name, so every team folder and its inboxes/ folder get one as well.
   const folders = new Map<string, FolderWatcher>();
   const watchFolderAt = async (dir: string) => {
@@ -118,12 +125,14 @@ export function watchTeamsRoot(
         if (name) hint(join(dir, name.toString()));
       });
       fw.on('error', () => {
+        trouble = true;
         fw.close();
         if (folders.get(dir) === fw) folders.delete(dir);
       });
       folders.set(dir, fw);
     } catch {
-      // Gone already, or out of watches: chokidar and the rescan still cover it.
+      // Gone already, or out of watches: chokidar and the safety net still cover it.
+      trouble = true;
     }
   };
   const watchTeamFolders = (teamDir: string) => {
@@ -150,16 +159,29 @@ export function watchTeamsRoot(
     });
   };
   w.on('add', hint).on('change', hint).on('unlink', hint).on('addDir', hint).on('unlinkDir', hint);
-  w.on('error', (e) => onError(e instanceof Error ? e : new Error(String(e))));
+  w.on('error', (e) => {
+    trouble = true;
+    onError(e instanceof Error ? e : new Error(String(e)));
+  });
   void readdir(root).then(
     (names) => {
       for (const n of names) if (!n.startsWith('.')) watchTeamFolders(join(root, n));
     },
     () => {},
   );
-  const ready = new Promise<void>((r) => w.once('ready', () => r()));
+  const ready = new Promise<void>((r) =>
+    w.once('ready', () => {
+      isReady = true;
+      r();
+    }),
+  );
   return {
     ready,
+    troubled: () => {
+      const t = trouble || !isReady;
+      trouble = false;
+      return t;
+    },
     close: async () => {
       closed = true;
       for (const fw of folders.values()) fw.close();

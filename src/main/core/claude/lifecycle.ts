@@ -23,19 +23,28 @@ export function procStartOf(pid: number): string | undefined {
   }
 }
 
+let pidSpaceOfThisProcess: { ns: string | undefined } | undefined;
+
+/** This process's pid namespace, read once (a process does not change namespace). */
 function ownPidSpace(): string | undefined {
-  try {
-    return readlinkSync('/proc/self/ns/pid');
-  } catch {
-    return undefined;
+  if (!pidSpaceOfThisProcess) {
+    let ns: string | undefined;
+    try {
+      ns = readlinkSync('/proc/self/ns/pid');
+    } catch {
+      ns = undefined;
+    }
+    pidSpaceOfThisProcess = { ns };
   }
+  return pidSpaceOfThisProcess.ns;
 }
 
 /**
  * Whether the lead's process still runs: true, false, or undefined when this machine cannot
- * tell (another pid namespace, a platform without signals to probe).
+ * tell (another pid namespace, a platform without signals to probe). `startToo` (default):
+ * a running pid counts only if it started when the lead did; without it, one signal probe.
  */
-export function leadProcessAlive(lp: LeadProcess): boolean | undefined {
+export function leadProcessAlive(lp: LeadProcess, startToo = true): boolean | undefined {
   // `pidSpace` is like "vm#pid:[4026531836]": a pid from another namespace means nothing here.
   if (lp.pidSpace) {
     const mine = ownPidSpace();
@@ -50,7 +59,7 @@ export function leadProcessAlive(lp: LeadProcess): boolean | undefined {
     if (code !== 'EPERM') return undefined;
   }
   // The pid runs; it is the lead only if it started when the lead did (pids are reused).
-  if (lp.procStart !== undefined) {
+  if (startToo && lp.procStart !== undefined) {
     const now = procStartOf(lp.pid);
     if (now !== undefined && now !== lp.procStart) return false;
   }
@@ -62,10 +71,11 @@ export type TeamLiveness = { state: 'running' } | { state: 'ended'; reason: stri
 /**
  * The state of a team whose folder is present: current-era teams end when their lead's process
  * is gone (Claude leaves the folder after a SIGKILL); legacy teams run as long as the folder is.
+ * `startToo`: as for leadProcessAlive (a reused pid is told apart only with it).
  */
-export function judgeLiveness(era: TeamEra, config: TeamConfig | undefined): TeamLiveness {
+export function judgeLiveness(era: TeamEra, config: TeamConfig | undefined, startToo = true): TeamLiveness {
   if (era !== 'current' || !config?.leadProcess) return { state: 'running' };
-  if (leadProcessAlive(config.leadProcess) === false) {
+  if (leadProcessAlive(config.leadProcess, startToo) === false) {
     return { state: 'ended', reason: `the lead's process (pid ${config.leadProcess.pid}) is gone; Claude left the team folder behind` };
   }
   return { state: 'running' };

@@ -33,15 +33,17 @@ export async function listTeamIds(root: string): Promise<string[]> {
   } catch {
     return [];
   }
-  const ids: string[] = [];
-  for (const n of names.sort()) {
-    // `<dir>.deleted-<uuid>`: Claude is removing that team (its lead exited).
-    if (!isSafeSegment(n) || n.startsWith('.') || DELETED_TEAM_FOLDER.test(n)) continue;
-    const dir = join(root, n);
-    if (!(await isDir(dir))) continue;
-    if ((await exists(join(dir, 'config.json'))) || (await isDir(join(dir, 'inboxes')))) ids.push(n);
-  }
-  return ids;
+  // `<dir>.deleted-<uuid>`: Claude is removing that team (its lead exited).
+  const candidates = names.sort().filter((n) => isSafeSegment(n) && !n.startsWith('.') && !DELETED_TEAM_FOLDER.test(n));
+  // The folders are looked at together (a handful of stats each), listed in name order.
+  const isTeam = await Promise.all(
+    candidates.map(async (n) => {
+      const dir = join(root, n);
+      if (!(await isDir(dir))) return false;
+      return (await exists(join(dir, 'config.json'))) || (await isDir(join(dir, 'inboxes')));
+    }),
+  );
+  return candidates.filter((_, i) => isTeam[i]);
 }
 
 /** Inbox owner names from the file names in inboxes/ (ignoring temp files, locks and non-json). */

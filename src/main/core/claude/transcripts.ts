@@ -231,6 +231,16 @@ export class TranscriptWatch {
     return [this.projectDir, join(this.projectDir, this.leadSessionId, 'subagents')];
   }
 
+  /** Whether the lead's transcript was found (its folder can be watched from then on). */
+  get located(): boolean {
+    return this.projectDir !== undefined;
+  }
+
+  /** Looks for the lead's transcript once more; true when it is found now. */
+  async locate(): Promise<boolean> {
+    return (await this.findProjectDir()) !== undefined;
+  }
+
   /** The project folder holding `<leadSessionId>.jsonl`, found once. */
   private async findProjectDir(): Promise<string | undefined> {
     if (this.projectDir) return this.projectDir;
@@ -301,14 +311,17 @@ export class TranscriptWatch {
   async poll(leadName: string, ours: ReadonlySet<string> = new Set()): Promise<TranscriptFindings> {
     await this.discover(leadName);
     const found: TranscriptFindings = { prompts: [], sends: [], turnAnswers: [], activity: new Map(), rows: [] };
-    for (const [path, t] of this.tails) {
-      if (t.agent === undefined) {
-        // A subagent whose meta named no member of this team: look again later.
-        t.agent = await this.subagentName(path, SUBAGENT_FILE.exec(path.split('/').pop() ?? '')?.[1] ?? '');
-        if (t.agent === undefined) continue;
-      }
+    const tails = [...this.tails.entries()];
+    for (const [path, t] of tails) {
+      // A subagent whose meta named no member of this team: look again later.
+      if (t.agent === undefined) t.agent = await this.subagentName(path, SUBAGENT_FILE.exec(path.split('/').pop() ?? '')?.[1] ?? '');
+    }
+    // Every file is looked at together (a stat each, a read where one grew); rows are taken in order.
+    const read = await Promise.all(tails.map(([, t]) => (t.agent === undefined ? [] : t.tail.read())));
+    for (const [i, [, t]] of tails.entries()) {
+      if (t.agent === undefined) continue;
       const agent = t.agent;
-      const rows = await t.tail.read();
+      const rows = read[i]!;
       if (rows.length) found.rows.push({ agent, rows, live: t.tail.wasLive });
       for (const row of rows) {
         const timestamp = typeof row.timestamp === 'string' ? row.timestamp : new Date().toISOString();

@@ -4,6 +4,7 @@
 // member aimed at the user or at Teamdeck's name is an answer too (Claude refuses those sends,
 // so the transcript is the only place they exist).
 import { senderFor } from '../claude/era.js';
+import { forEachConcurrently } from '../concurrently.js';
 import { USER_INBOX } from '../claude/team-reader.js';
 import type { JournalRecord, ObservedState } from '../delivery/journal.js';
 import type { TeamDirectory } from '../team-directory.js';
@@ -25,10 +26,11 @@ import { observedToThread } from './views.js';
 export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
   const ctx = dir.ctx;
   let waiting = false;
-  for (const rt of dir.teams.values()) {
-    if (!rt.transcripts) continue;
+  // A few teams at a time: each team's files and records are its own.
+  await forEachConcurrently(dir.teams.values(), async (rt) => {
+    if (!rt.transcripts) return;
     const unseen = [...rt.state.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
-    if (rt.ended && unseen.length === 0) continue;
+    if (rt.ended && unseen.length === 0) return;
     // The names Teamdeck wrote as on this team, and the user's: what is aimed at them is ours.
     const sendAs = senderFor(rt.era, ctx.senderName());
     const ours = new Set([USER_INBOX, sendAs, ...[...rt.state.sent.values()].map((s) => s.from)]);
@@ -66,6 +68,6 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     // Looked at again soon while a message waits to be seen or answered.
     const unanswered = [...rt.state.sent.values()].some((s) => s.seenAt !== undefined && !rt.repliedIds.has(s.id));
     if ((unseen.length > seen.length || unanswered) && !rt.ended) waiting = true;
-  }
+  });
   if (waiting) ctx.scheduleSeenPoll();
 }
