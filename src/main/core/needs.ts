@@ -29,6 +29,9 @@ function short(text: string, max = 60): string {
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }
 
+/** A stuck message's text as its title quotes it (worded only for messages that are stuck). */
+const quoted = (text: string) => `"${short(text)}"`;
+
 /** The needs of one team. */
 export function teamNeeds(input: NeedsInput, senderName: string, now: number): NeedItem[] {
   const { rt, facts, activity } = input;
@@ -64,11 +67,10 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
   const kind = new Map(activity.map((x) => [x.member, x]));
   for (const s of rt.state.sent.values()) {
     if (s.undeliverableAt !== undefined || rt.goneReason(s.to) !== undefined) continue;
-    const about = `"${short(s.text)}"`;
     if (s.deliveredAt === undefined) {
       if (now - s.queuedAt <= STUCK_MS) continue;
       const why = rt.waitReason.get(s.id);
-      out.push({ id: `stuck-queued:${team}:${s.id}`, kind: 'stuck-queued', team, member: s.to, messageId: s.id, since: s.queuedAt, title: `A message to ${s.to} has been queued for ${minutes(now - s.queuedAt)}: ${about}`, ...(why ? { detail: why } : {}) });
+      out.push({ id: `stuck-queued:${team}:${s.id}`, kind: 'stuck-queued', team, member: s.to, messageId: s.id, since: s.queuedAt, title: `A message to ${s.to} has been queued for ${minutes(now - s.queuedAt)}: ${quoted(s.text)}`, ...(why ? { detail: why } : {}) });
       continue;
     }
     if (s.consumedAt === undefined) {
@@ -77,11 +79,11 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
       const from = Math.max(s.deliveredAt, act.since ?? 0);
       if (now - from <= IDLE_MAIL_MS) continue;
       const detail = s.to === lead && !leadHasTeammates(rt) ? 'The lead reads its inbox only while it has teammates it spawned itself.' : 'It has not picked it up from its inbox.';
-      out.push({ id: `idle-with-mail:${team}:${s.id}`, kind: 'idle-with-mail', team, member: s.to, messageId: s.id, since: s.deliveredAt, title: `${s.to} is idle while a message to it waits: ${about}`, detail });
+      out.push({ id: `idle-with-mail:${team}:${s.id}`, kind: 'idle-with-mail', team, member: s.to, messageId: s.id, since: s.deliveredAt, title: `${s.to} is idle while a message to it waits: ${quoted(s.text)}`, detail });
       continue;
     }
     if (rt.era === 'current' && s.seenAt === undefined && !rt.repliedIds.has(s.id) && facts.transcribed.has(s.to) && now - s.consumedAt > STUCK_MS) {
-      out.push({ id: `stuck-taken:${team}:${s.id}`, kind: 'stuck-taken', team, member: s.to, messageId: s.id, since: s.consumedAt, title: `${s.to} took a message ${minutes(now - s.consumedAt)} ago, but its model has not seen it: ${about}`, detail: 'Claude holds a message taken while busy until the turn ends; if the process died, it is lost.' });
+      out.push({ id: `stuck-taken:${team}:${s.id}`, kind: 'stuck-taken', team, member: s.to, messageId: s.id, since: s.consumedAt, title: `${s.to} took a message ${minutes(now - s.consumedAt)} ago, but its model has not seen it: ${quoted(s.text)}`, detail: 'Claude holds a message taken while busy until the turn ends; if the process died, it is lost.' });
     }
   }
 

@@ -233,7 +233,7 @@ const validated = new Map<string, Array<{ bytes: Buffer; ids: Set<string>; count
 const VALIDATED_PER_PATH = 2;
 
 function remember(path: string, bytes: Buffer, ids: Set<string>, count: number): void {
-  const list = validated.get(path) ?? [];
+  const list = (validated.get(path) ?? []).filter((v) => v.bytes !== bytes);
   list.unshift({ bytes, ids, count });
   list.length = Math.min(list.length, VALIDATED_PER_PATH);
   validated.set(path, list);
@@ -278,6 +278,9 @@ export async function appendManyToInbox(inboxPath: string, batch: InboxEntry[], 
   });
   return underInboxLock(inboxPath, opts, async (bytes, write) => {
     const known = validated.get(inboxPath)?.find((v) => v.bytes.equals(bytes));
+    // Kept as the most recent: after a prune the file is again what it was before our last
+    // write, and our write must not push those bytes out before the next prune brings them back.
+    if (known) remember(inboxPath, known.bytes, known.ids, known.count);
     let present = known?.ids;
     let count = known?.count ?? 0;
     if (!present) {
