@@ -134,7 +134,7 @@ export class LiveViews {
     return { ...board, team: rt.id };
   }
 
-  /** Re-reads a team's tasks (a watch hint or the rescan) and announces a change. */
+  /** Re-reads a team's tasks (a watch hint or the safety net) and announces a change. */
   async readTasks(rt: TeamRuntime): Promise<void> {
     const b = this.board(rt);
     const board = await b.reader.read();
@@ -174,7 +174,7 @@ export class LiveViews {
     setImmediate(() => this.judgeNeeds());
   }
 
-  // ---------------------------------------------------------------- the rescan tick
+  // ---------------------------------------------------------------- the ticks
 
   /** Sessions, tasks and folder watches of the running teams; the needs judged on the clock. */
   async tick(): Promise<void> {

@@ -1,7 +1,7 @@
 // The periodic work and the explicit refresh. The engine ticks every `rescanMs` (2 s): each tick
 // does only what no file can tell (is each lead's process still there: a signal probe per team)
 // and what the clock changes (the needs-you queue), and looks again for folders to watch that
-// were not there. Every tenth tick, or at once when a watcher reports trouble, the safety net
+// were not there. Every 15th tick (30 s), or at once when a watcher reports trouble, the safety net
 // runs: it re-reads what the watchers may have missed, only inboxes whose size or mtime changed
 // since they were read (a refresh reads all of them).
 import { stat } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { forEachConcurrently } from './concurrently.js';
 import type { TeamDirectory } from './team-directory.js';
 
 /** Ticks between two safety-net passes while the watchers report no trouble. */
-export const SAFETY_NET_TICKS = 10;
+export const SAFETY_NET_TICKS = 15;
 
 /** Counts ticks and says when the safety net is due: every `every` ticks, or at once after trouble. */
 export class SafetyNetClock {

@@ -97,8 +97,9 @@ export class TeamDirectory {
   /**
    * Opens every team under the root not open yet, and notices teams whose folder is gone: they
    * ended. At start, teams known only from the state dir (ended while Teamdeck was away) too.
+   * `newInboxes` (default): the open teams' inbox folders are listed for inboxes new in them.
    */
-  async scanTeams(includeRemembered: boolean): Promise<void> {
+  async scanTeams(includeRemembered: boolean, newInboxes = true): Promise<void> {
     // In the order the window lists them, so the team it opens first is read first.
     const ids = (await listTeamIds(this.ctx.teamsRoot)).sort((a, b) => a.localeCompare(b));
     const present = new Set(ids);
@@ -116,7 +117,7 @@ export class TeamDirectory {
     }
     // Inboxes new in the teams already open (listed a few teams at a time).
     if (this.ctx.stopping()) return;
-    await forEachConcurrently(open, async (rt) => {
+    await forEachConcurrently(newInboxes ? open : [], async (rt) => {
       const owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, rt.id).inboxes);
       for (const o of owners) if (!rt.owners.includes(o)) this.ctx.schedule(`i\u0000${rt.id}\u0000${o}`);
     });

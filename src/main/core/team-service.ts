@@ -61,7 +61,7 @@ export class TeamService implements TeamServiceApi {
   private senderName: string;
   private readonly watchEnabled: boolean;
   private readonly rescanMs: number;
-  /** When the safety net runs: every tenth tick, or at once when a watcher reports trouble. */
+  /** When the safety net runs: every 15th tick, or at once when a watcher reports trouble. */
   private readonly net: SafetyNetClock;
   private readonly delivery: Deliveries;
   private readonly dir: TeamDirectory;
@@ -87,7 +87,7 @@ export class TeamService implements TeamServiceApi {
   /**
    * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
    * `safetyNetMs`: how often the safety net looks at every file while the watchers report no
-   * trouble (default ten ticks, 20 s).
+   * trouble (default 15 ticks, 30 s).
    */
   constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number; safetyNetMs?: number }) {
     this.teamsRoot = opts.teamsRoot;
@@ -299,6 +299,7 @@ export class TeamService implements TeamServiceApi {
     if (this.stopping) return;
     const [kind, team, owner] = key.split('\u0000');
     if (kind === 'scan') return this.dir.scanTeams(false);
+    if (kind === 'teams') return this.dir.scanTeams(false, false);
     if (kind === 'seen') return pollTranscripts(this.dir);
     if (kind === 'sessions') return this.live.readSessions();
     if (kind === 't') {
@@ -323,7 +324,7 @@ export class TeamService implements TeamServiceApi {
 
   /**
    * The tick: what no file says (a lead's process gone) and the needs on the clock, without
-   * reading a file. The safety net, every tenth tick or at once after a watcher's trouble:
+   * reading a file. The safety net, every 15th tick or at once after a watcher's trouble:
    * catches anything the watchers missed, re-reading only changed files.
    */
   private async rescan(): Promise<void> {
@@ -333,7 +334,8 @@ export class TeamService implements TeamServiceApi {
     const net = this.net.due(troubled);
     checkLeads(this.dir, net);
     if (!net) return this.live.quickTick();
-    this.reads.schedule('scan');
+    // New and gone teams; the open teams' new inboxes are found by the inbox stats below.
+    this.reads.schedule('teams');
     await scheduleInboxReads(this.dir, (key) => this.reads.schedule(key), false);
     this.reads.schedule('seen');
     // Sessions, tasks and the needs-you queue, judged on this same tick (the clock moved on).
