@@ -1,6 +1,7 @@
 // `npm run bench [-- scenario ...]`: runs the benchmarks, prints one table and writes the
-// same rows to bench/results/latest.json. Figures, not pass/fail: a missed target shows "NO".
-import { mkdir, writeFile } from 'node:fs/promises';
+// same rows to bench/results/latest.json (keeping the rows of scenarios not run this time).
+// Figures, not pass/fail: a missed target shows "NO".
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { table, type Row } from './stats.js';
 import { benchSend, benchBurst } from './send.js';
@@ -18,6 +19,8 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'activity-visible': async () => (await import('./activity-dom.js')).benchActivityVisible(),
   'big-inbox': async () => (await import('./big-inbox.js')).benchBigInbox(),
   scale: async () => (await import('./scale.js')).benchScale(),
+  // 60 s of engine CPU with nothing changing (`--idle-seconds=N` to change it).
+  idle: async () => (await import('./idle.js')).benchIdle(),
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -37,5 +40,10 @@ const machine = { cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node
 process.stdout.write(`\nTeamdeck benchmarks · ${machine.cores} cores · ${machine.cpu} · node ${machine.node} · ${((Date.now() - started) / 1000).toFixed(1)} s\n\n`);
 process.stdout.write(table(rows) + '\n');
 await mkdir('bench/results', { recursive: true });
-await writeFile('bench/results/latest.json', JSON.stringify({ at: new Date().toISOString(), machine, rows }, null, 2));
+// Rows of scenarios not run this time stay as the last run wrote them; `carried` says when that was.
+const last = (await readFile('bench/results/latest.json', 'utf8').then(JSON.parse, () => undefined)) as { at?: string; rows?: Row[]; carried?: Record<string, string> } | undefined;
+const carried: Record<string, string> = {};
+for (const r of last?.rows ?? []) if (!names.includes(r.scenario)) carried[r.scenario] = last?.carried?.[r.scenario] ?? last?.at ?? 'unknown';
+const kept = (last?.rows ?? []).filter((r) => !names.includes(r.scenario));
+await writeFile('bench/results/latest.json', JSON.stringify({ at: new Date().toISOString(), machine, rows: [...kept, ...rows], ...(kept.length ? { carried } : {}) }, null, 2));
 process.stdout.write('\nwritten: bench/results/latest.json\n');
