@@ -1,0 +1,404 @@
+// The soak's account: every send followed from its answer through Teamdeck's journal to the
+// model that saw it (the stand-in's request log), each verdict checked against what happened.
+//
+// - lost: promised (answered accepted or queued, or journaled) and neither seen by its model nor
+//   undeliverable, unless its member's end cut it off: delivered before the team ended or the
+//   member shut down (and not long before), or in the moment before Teamdeck could tell. A
+//   message delivered after Teamdeck itself marked the team ended is lost.
+// - undeliverable (and refused): the reason must be true: the team had ended (its folder gone,
+//   its lead's process gone, its terminal closed) or the member had shut down, before Teamdeck said so.
+// - duplicates: a model saw a message more than once. Inside the documented window only when an
+//   engine kill found it journaled but not delivered (terminal: typing begun), one extra copy per
+//   such kill at most, and never two copies in one request (they were in the inbox together).
+// - order: per member and channel, the order models first saw messages in is the journal's,
+//   and the journal's is the order of the sends.
+// - answers: every answer a model gave that Claude recorded in a transcript is in the
+//   member's thread in Teamdeck.
+// - recreated folders: a team folder seen again after Claude removed it.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { SentState } from '../../src/main/core/delivery/journal.js';
+import type { Observer } from '../../test/claude/harness/observer.js';
+import type { ApiRequest } from '../../test/claude/harness/script.js';
+import { LEAD } from './actions.js';
+import { arrivals as arrivalsIn, givenAnswers, type Arrival } from './models.js';
+import type { Happened, TeamLife } from './record.js';
+import type { Views } from './scenario.js';
+
+/** A message delivered this long before its member's end, and never read, is lost, not cut off. */
+const CUT_OFF_MS = 20_000;
+/** Teamdeck's mark of an end (or a shutdown) may trail a write already under way by this much. */
+const MARK_SLACK_MS = 500;
+/** Clocks of the soak, the engine and the stand-in agree; events are compared with this slack. */
+const EVENT_SLACK_MS = 500;
+
+export interface Account {
+  command: string;
+  seed: number;
+  seconds: number;
+  breakEngine?: string;
+  teams: Array<{ team: string; ended?: string; shutdowns: string[] }>;
+  /** Each end, ms after the end began: the folder gone, Teamdeck's mark, and what the sends around it got. */
+  ends: Array<{ team: string; kind: string; folderGone?: number; leadGone?: number; markedByTeamdeck?: number; sends: string[] }>;
+  engineKills: Record<string, number>;
+  foreignLockSpells: number;
+  sent: number;
+  answered: { accepted: number; queued: number; undeliverable: number };
+  refused: { count: number; byReason: Record<string, number>; falseReasons: number };
+  unanswered: { count: number; journaled: number };
+  accepted: number;
+  queuedThenDelivered: number;
+  delivered: number;
+  undeliverable: { count: number; byReason: Record<string, number>; falseReasons: number };
+  seen: { byTeamdeck: number; byModels: number; teamdeckSeenModelDidNot: number };
+  cutOff: { byTeamEnd: number; byShutdown: number; whileEnding: number };
+  answers: { given: number; recorded: number; captured: number; missed: number; percentCaptured: number };
+  lost: number;
+  deliveredAfterTeamdeckKnewTheEnd: number;
+  misdelivered: number;
+  duplicates: { total: number; inWindow: number; outsideWindow: number };
+  orderViolations: { total: number; byTarget: Record<string, number> };
+  recreatedFolders: number;
+  journalFolds: { ok: number; failed: number; tornTailsCut: number };
+  problems: string[];
+  notes: string[];
+}
+
+export interface AccountInput {
+  h: Happened;
+  views: Views;
+  log: ApiRequest[];
+  observer: Observer;
+  projectsDir: string;
+  command: string;
+  breakEngine?: string;
+}
+
+const seqOf = (text: string) => Number(/^soak-msg (\d+) /.exec(text)?.[1] ?? NaN);
+const agentFor = (member: string) => (member === LEAD ? 'lead' : member);
+
+/** Every answer label Claude wrote into a transcript (`<agent> answer <n>:`), as `<agent>#<n>`. */
+function recordedAnswers(projectsDir: string): Set<string> {
+  const out = new Set<string>();
+  const walk = (dir: string) => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.jsonl')) {
+        for (const line of readFileSync(p, 'utf8').split('\n')) {
+          if (!line.includes('"assistant"') || !line.includes(' answer ')) continue;
+          for (const m of line.matchAll(/"text":"([\w-]+) answer (\d+):/g)) out.add(`${m[1]}#${m[2]}`);
+        }
+      }
+    }
+  };
+  walk(projectsDir);
+  return out;
+}
+
+/** Whether a reason Teamdeck gave (for a refusal or an undeliverable) is what happened, by `at`. */
+function reasonHolds(reason: string, life: TeamLife | undefined, to: string, at: number): { ok: boolean; kind: string } {
+  const end = life?.end;
+  const ended = end !== undefined && end.at <= at + EVENT_SLACK_MS;
+  const folderGone = ended && end.kind !== 'sigkill' && (end.folderGoneAt ?? Infinity) <= at + EVENT_SLACK_MS;
+  const shutDown = (name: string) => life?.shutdowns.some((s) => s.member === name && (s.approvedAt ?? Infinity) <= at + EVENT_SLACK_MS) ?? false;
+  if (/folder is gone|removed the team folder/.test(reason)) return { ok: folderGone, kind: 'team ended (folder gone)' };
+  const pid = /lead's process \(pid (\d+)\) is gone/.exec(reason);
+  if (pid) return { ok: ended && Number(pid[1]) === life?.pid, kind: "team ended (lead's process gone)" };
+  if (/terminal (closed|has exited)/.test(reason)) return { ok: ended, kind: "lead's terminal closed" };
+  const gone = /(\S+) (has shut down|is no longer on the team)/.exec(reason);
+  if (gone) return { ok: gone[1] === to && shutDown(to), kind: 'member shut down' };
+  if (/already has \d+ undelivered/.test(reason)) return { ok: true, kind: 'too many waiting' };
+  if (/at most \d+ requests may run at once/.test(reason)) return { ok: true, kind: "the engine socket's limit" };
+  return { ok: false, kind: `other: ${reason.slice(0, 80)}` };
+}
+
+function bump(o: Record<string, number>, k: string): void {
+  o[k] = (o[k] ?? 0) + 1;
+}
+
+export function account(input: AccountInput): Account {
+  const { h, views, log } = input;
+  const problems: string[] = [];
+  const lifeOf = new Map(h.lives.map((l) => [l.team, l]));
+  const endedAt = new Map(views.teams.filter((t) => t.endedAt !== undefined).map((t) => [t.id, t.endedAt!]));
+  const journal = new Map<number, SentState & { team: string }>();
+  const order = new Map<string, number[]>();
+  for (const [team, state] of views.journals) {
+    for (const s of state.sent.values()) {
+      const seq = seqOf(s.text);
+      if (!Number.isFinite(seq)) continue;
+      if (journal.has(seq)) problems.push(`soak-msg ${seq} is journaled twice`);
+      journal.set(seq, { ...s, team });
+      const key = `${team}|${s.to}|${s.channel ?? 'inbox'}`;
+      order.set(key, [...(order.get(key) ?? []), seq]);
+    }
+  }
+  const seen = new Map<number, Arrival[]>();
+  let misdelivered = 0;
+  for (const a of arrivalsIn(log)) {
+    const rec = h.sends[a.seq - 1];
+    if (!rec) continue;
+    if (agentFor(rec.to) !== a.agent || (a.team !== undefined && a.team !== rec.team)) {
+      misdelivered++;
+      problems.push(`soak-msg ${a.seq} for ${rec.to} of ${rec.team} reached ${a.agent}${a.team ? ` of ${a.team}` : ''}`);
+      continue;
+    }
+    seen.set(a.seq, [...(seen.get(a.seq) ?? []), a]);
+  }
+
+  const answered = { accepted: 0, queued: 0, undeliverable: 0 };
+  const refused = { count: 0, byReason: {} as Record<string, number>, falseReasons: 0 };
+  const unanswered = { count: 0, journaled: 0 };
+  const undeliverable = { count: 0, byReason: {} as Record<string, number>, falseReasons: 0 };
+  const cutOff = { byTeamEnd: 0, byShutdown: 0, whileEnding: 0 };
+  const seenCount = { byTeamdeck: 0, byModels: 0, teamdeckSeenModelDidNot: 0 };
+  const duplicates = { total: 0, inWindow: 0, outsideWindow: 0 };
+  let queuedThenDelivered = 0;
+  let delivered = 0;
+  let lost = 0;
+  let afterKnown = 0;
+
+  for (const rec of h.sends) {
+    const s = journal.get(rec.seq);
+    const life = lifeOf.get(rec.team);
+    if (rec.status) answered[rec.status]++;
+    if (!rec.id) {
+      if (rec.code === 2 && rec.error && !s) {
+        refused.count++;
+        const r = reasonHolds(rec.error, life, rec.to, rec.endedAt ?? Date.now());
+        bump(refused.byReason, r.kind);
+        if (!r.ok) {
+          refused.falseReasons++;
+          problems.push(`soak-msg ${rec.seq} to ${rec.to} was refused with a reason that did not hold: ${rec.error}`);
+        }
+      } else {
+        unanswered.count++;
+        if (s) unanswered.journaled++;
+      }
+    }
+    if ((rec.status === 'accepted' || rec.status === 'queued') && (!s || s.id !== rec.id)) {
+      lost++;
+      problems.push(`soak-msg ${rec.seq} was answered ${rec.status} (${rec.id}) but is not in the journal`);
+      continue;
+    }
+    if (!s) continue;
+    const copies = seen.get(rec.seq) ?? [];
+    if (copies.length) seenCount.byModels++;
+    if (s.seenAt !== undefined) {
+      seenCount.byTeamdeck++;
+      if (!copies.length) {
+        // Claude writes the prompt row just before the model request: an end in between leaves it seen.
+        seenCount.teamdeckSeenModelDidNot++;
+        const ended = life?.end !== undefined || life?.shutdowns.some((x) => x.member === rec.to);
+        if (!ended) problems.push(`soak-msg ${rec.seq} to ${rec.to} is seen in Teamdeck, but its model never got it`);
+      }
+    }
+    if (s.undeliverableAt !== undefined) {
+      undeliverable.count++;
+      const r = reasonHolds(s.reason ?? '', life, rec.to, s.undeliverableAt);
+      bump(undeliverable.byReason, r.kind);
+      if (!r.ok) {
+        undeliverable.falseReasons++;
+        problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} is undeliverable with a reason that did not hold: ${s.reason}`);
+      }
+      if (copies.length) problems.push(`soak-msg ${rec.seq} is undeliverable, yet its model got it`);
+      continue;
+    }
+    if (s.deliveredAt === undefined) {
+      lost++;
+      problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was journaled and never delivered`);
+      continue;
+    }
+    delivered++;
+    if (rec.status === 'queued') queuedThenDelivered++;
+    if (copies.length === 0) {
+      const shutdown = life?.shutdowns.find((x) => x.member === rec.to && x.approvedAt !== undefined);
+      const end = Math.min(life?.end?.at ?? Infinity, shutdown?.approvedAt ?? Infinity);
+      const known = Math.min(endedAt.get(rec.team) ?? Infinity, shutdown?.approvedAt !== undefined ? shutdown.approvedAt + 3_000 : Infinity);
+      if (end === Infinity) {
+        lost++;
+        problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered (${rec.channel}) to a member still running, and its model never got it`);
+      } else if (s.deliveredAt > known + MARK_SLACK_MS) {
+        lost++;
+        afterKnown++;
+        problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered ${s.deliveredAt - known} ms after Teamdeck knew it could not be read`);
+      } else if (s.deliveredAt >= end) cutOff.whileEnding++;
+      else if (end - s.deliveredAt <= CUT_OFF_MS) {
+        if (shutdown?.approvedAt === end) cutOff.byShutdown++;
+        else cutOff.byTeamEnd++;
+      } else {
+        lost++;
+        problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered ${end - s.deliveredAt} ms before its end and its model never got it`);
+      }
+      continue;
+    }
+    if (copies.length > 1) {
+      duplicates.total++;
+      const windows = h.kills.filter((k) => k.at < s.deliveredAt! && k.pending.includes(rec.seq) && (rec.channel !== 'terminal' || k.attempted.includes(rec.seq)));
+      const together = new Set(copies.map((c) => c.request)).size < copies.length;
+      let why = '';
+      if (together) why = 'two copies reached the model in one request (they were in the inbox together)';
+      else if (copies.length - 1 > windows.length) why = `${copies.length} copies, but ${windows.length} kill(s) found it written and not yet journaled as delivered`;
+      if (why) {
+        duplicates.outsideWindow++;
+        problems.push(`soak-msg ${rec.seq} to ${rec.to} (${rec.channel}) reached its model ${copies.length} times outside the crash window: ${why}`);
+      } else duplicates.inWindow++;
+    }
+  }
+
+  // Order, per member and channel: first sight follows the journal, the journal follows the sends.
+  const byTarget: Record<string, number> = {};
+  for (const [key, seqs] of order) {
+    const firstSight = (seq: number) => seen.get(seq)?.reduce((m, a) => Math.min(m, a.request * 1e7 + a.pos), Infinity) ?? Infinity;
+    const arrived = seqs.filter((q) => firstSight(q) !== Infinity);
+    const bySight = [...arrived].sort((a, b) => firstSight(a) - firstSight(b) || arrived.indexOf(a) - arrived.indexOf(b));
+    // Sends made one after another keep their order in the journal (the burst's were not).
+    const ordered = seqs.filter((q) => !h.sends[q - 1]?.unordered);
+    const bySend = [...ordered].sort((a, b) => a - b);
+    let bad = 0;
+    for (let i = 0; i < arrived.length; i++) if (bySight[i] !== arrived[i]) bad++;
+    for (let i = 0; i < ordered.length; i++) if (bySend[i] !== ordered[i]) bad++;
+    if (bad) {
+      byTarget[key] = bad;
+      problems.push(`${key}: ${bad} out of order (journal ${seqs.join(',')}; first seen ${bySight.join(',')})`);
+    }
+  }
+
+  // Answers: what the models said, what Claude recorded, what Teamdeck shows.
+  const recorded = recordedAnswers(input.projectsDir);
+  const lifeAt = (at: number) => h.lives.find((l) => l.launchedAt <= at && (l.end?.leadGoneAt ?? Infinity) >= at);
+  let given = 0;
+  let recordedN = 0;
+  let captured = 0;
+  for (const a of givenAnswers(log)) {
+    given++;
+    const team = a.team ?? lifeAt(a.at)?.team;
+    if (!recorded.has(`${a.agent}#${a.n}`)) continue;
+    recordedN++;
+    const member = a.agent === 'lead' ? LEAD : a.agent;
+    const thread = team ? (views.threads.get(`${team}|${member}`) ?? []) : [];
+    if (thread.some((m) => m.from === member && m.text.includes(`${a.agent} answer ${a.n}:`))) captured++;
+    else problems.push(`answer "${a.text}" of ${a.agent} (${team ?? 'no team'}) is in its transcript but not in Teamdeck's thread`);
+  }
+
+  // Team folders Claude removed that came back.
+  const folderStates = new Map<string, boolean[]>();
+  for (const d of input.observer.dirEvents) {
+    if (d.path.includes('.deleted-')) continue;
+    folderStates.set(d.path, [...(folderStates.get(d.path) ?? []), d.present]);
+  }
+  const recreated = new Set<string>();
+  for (const [path, states] of folderStates) {
+    if (states.some((p, i) => p && i > 0 && !states[i - 1])) recreated.add(path);
+  }
+  // Gone and back between two samples: the folder is there after its lead's clean exit, or has another inode.
+  for (const l of h.lives) if (l.end?.folderBackAt !== undefined) recreated.add(`teams/${l.team}`);
+  for (const path of recreated) problems.push(`${path} was made again after Claude removed it`);
+  const recreatedFolders = recreated.size;
+
+  const kills: Record<string, number> = { total: h.kills.length };
+  for (const k of h.kills) bump(kills, k.why);
+  const teams = h.lives.map((l) => ({
+    team: l.team,
+    ...(l.end ? { ended: `${l.end.kind}${l.end.kind !== l.end.requested ? ` (asked ${l.end.requested})` : ''}${l.end.engineDown ? ', engine down' : ''}` } : {}),
+    shutdowns: l.shutdowns.map((s) => s.member),
+  }));
+  if (h.folds.failed) problems.push(...h.folds.failures);
+  const ends = h.lives.flatMap((l) => {
+    if (!l.end) return [];
+    const t0 = l.end.at;
+    const rel = (t: number | undefined) => (t === undefined ? undefined : t - t0);
+    const sends = h.sends
+      .filter((x) => x.team === l.team && (x.purpose === 'after-end' || x.purpose === 'held'))
+      .map((x) => {
+        const s = journal.get(x.seq);
+        const fate = s?.deliveredAt !== undefined ? `delivered at ${rel(s.deliveredAt)}` : s?.undeliverableAt !== undefined ? `undeliverable at ${rel(s.undeliverableAt)}` : x.error ? `refused: ${x.error.slice(0, 60)}` : 'no answer';
+        return `#${x.seq} ${x.purpose} to ${x.to} (${x.via}) sent at ${rel(x.startedAt)}: ${fate}`;
+      });
+    return [{ team: l.team, kind: l.end.kind, folderGone: rel(l.end.folderGoneAt), leadGone: rel(l.end.leadGoneAt), markedByTeamdeck: rel(endedAt.get(l.team)), sends }];
+  });
+  return {
+    command: input.command,
+    seed: h.seed,
+    seconds: h.seconds,
+    ...(input.breakEngine ? { breakEngine: input.breakEngine } : {}),
+    teams,
+    ends,
+    engineKills: kills,
+    foreignLockSpells: h.spells.length,
+    sent: h.sends.length,
+    answered,
+    refused,
+    unanswered,
+    accepted: answered.accepted,
+    queuedThenDelivered,
+    delivered,
+    undeliverable,
+    seen: seenCount,
+    cutOff,
+    answers: { given, recorded: recordedN, captured, missed: recordedN - captured, percentCaptured: recordedN ? Math.round((captured / recordedN) * 1000) / 10 : 100 },
+    lost,
+    deliveredAfterTeamdeckKnewTheEnd: afterKnown,
+    misdelivered,
+    duplicates,
+    orderViolations: { total: Object.keys(byTarget).length, byTarget },
+    recreatedFolders,
+    journalFolds: { ok: h.folds.ok, failed: h.folds.failed, tornTailsCut: h.folds.tornTails },
+    problems,
+    notes: h.notes,
+  };
+}
+
+/** Which of the exit conditions the account trips. */
+export function failures(a: Account): string[] {
+  const out: string[] = [];
+  if (a.lost) out.push(`${a.lost} lost`);
+  if (a.duplicates.outsideWindow) out.push(`${a.duplicates.outsideWindow} duplicates outside the crash window`);
+  if (a.orderViolations.total) out.push(`order violations for ${a.orderViolations.total} targets`);
+  if (a.recreatedFolders) out.push(`${a.recreatedFolders} team folders recreated`);
+  if (a.answers.missed) out.push(`${a.answers.missed} answers missed`);
+  if (a.undeliverable.falseReasons) out.push(`${a.undeliverable.falseReasons} undeliverable with a false reason`);
+  if (a.refused.falseReasons) out.push(`${a.refused.falseReasons} refused with a false reason`);
+  if (a.journalFolds.failed) out.push(`${a.journalFolds.failed} journal folds failed`);
+  return out;
+}
+
+export function printAccount(a: Account, out: (s: string) => void): void {
+  const rows: [string, string | number][] = [
+    ['command', a.command],
+    ['seed', a.seed],
+    ...(a.breakEngine ? [['broken engine', `TEAMDECK_BREAK=${a.breakEngine}`] as [string, string]] : []),
+    ['stream', `${a.seconds} s; ${a.teams.length} teams: ${a.teams.map((t) => `${t.team} (${t.ended ?? 'running'}${t.shutdowns.length ? `; ${t.shutdowns.join(', ')} shut down` : ''})`).join(', ')}`],
+    ['engine kills (SIGKILL)', Object.entries(a.engineKills).map(([k, v]) => `${k} ${v}`).join(', ')],
+    ['foreign lock spells', a.foreignLockSpells],
+    ['sent', a.sent],
+    ['answered', `accepted ${a.answered.accepted}, queued ${a.answered.queued}, undeliverable ${a.answered.undeliverable}`],
+    ['refused', `${a.refused.count} ${JSON.stringify(a.refused.byReason)}; false reasons ${a.refused.falseReasons}`],
+    ['no answer (engine killed mid-send)', `${a.unanswered.count} (journaled ${a.unanswered.journaled})`],
+    ['queued, then delivered', a.queuedThenDelivered],
+    ['delivered', a.delivered],
+    ['undeliverable', `${a.undeliverable.count} ${JSON.stringify(a.undeliverable.byReason)}; false reasons ${a.undeliverable.falseReasons}`],
+    ['seen', `by the models ${a.seen.byModels}; seen in Teamdeck ${a.seen.byTeamdeck} (of which the model never got ${a.seen.teamdeckSeenModelDidNot})`],
+    ['cut off by an end', `team end ${a.cutOff.byTeamEnd}, shutdown ${a.cutOff.byShutdown}, delivered as it ended ${a.cutOff.whileEnding}`],
+    ['answers', `given ${a.answers.given}, in transcripts ${a.answers.recorded}, in Teamdeck ${a.answers.captured} (${a.answers.percentCaptured}%), missed ${a.answers.missed}`],
+    ['lost', `${a.lost} (delivered after Teamdeck knew the end: ${a.deliveredAfterTeamdeckKnewTheEnd})`],
+    ['misdelivered', a.misdelivered],
+    ['duplicates', `${a.duplicates.total} (in the crash window ${a.duplicates.inWindow}, outside ${a.duplicates.outsideWindow})`],
+    ['order violations', `${a.orderViolations.total}${a.orderViolations.total ? ` ${JSON.stringify(a.orderViolations.byTarget)}` : ''}`],
+    ['team folders recreated', a.recreatedFolders],
+    ['journal folds OK', `${a.journalFolds.ok} of ${a.journalFolds.ok + a.journalFolds.failed} (torn tails cut: ${a.journalFolds.tornTailsCut})`],
+  ];
+  const w = Math.max(...rows.map((r) => r[0].length));
+  const lines = ['', 'Teamdeck soak against Claude Code', ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)];
+  for (const p of a.problems.slice(0, 60)) lines.push(`  problem: ${p}`);
+  if (a.problems.length > 60) lines.push(`  ... and ${a.problems.length - 60} more problems`);
+  for (const n of a.notes) lines.push(`  note: ${n}`);
+  out(lines.join('\n') + '\n');
+}

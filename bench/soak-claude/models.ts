@@ -1,0 +1,167 @@
+// The soak's scripted models, and what the Messages API log says they saw and said. Every soak
+// message carries `soak-msg <seq> for <member>`; a model answers the messages of its turn with
+// one text `<agent> answer <n>: #<seq> #<seq>…` (n counts answers, so each text is unique), now
+// or after a spell of work (a Bash `sleep`, a long tool call), and then its turn ends: it goes
+// idle. The lead also obeys `[[SHUTDOWN:name]]` in a soak message, any agent `[[WORK:<s>]]` (a
+// spell of that many seconds), and teammates approve a
+// shutdown request. A script is a function of one request (the conversation so far), so
+// agents calling at once cannot race; only the answer counter and the random stream are shared.
+import type { Rng } from '../../src/sim/prng.js';
+import { LEAD_TOKEN } from '../../test/claude/harness/api-standin.js';
+import { blocksOf, directiveScript, text, textOfBlock, tool, type ApiRequest, type ReplyBlock, type Script } from '../../test/claude/harness/script.js';
+
+/** The token a soak message carries; nothing else in the soak writes `soak-msg`. */
+export const MESSAGE_TOKEN = /soak-msg (\d+) for ([\w-]+)/g;
+/** The label an answer starts with. */
+export const ANSWER_LABEL = /^([\w-]+) answer (\d+): ((?:#\d+ ?)+)$/;
+
+export interface ModelOptions {
+  rng: Rng;
+  /** Chance that a teammate works before answering, and how long (ms). */
+  workChance: number;
+  workMs: [number, number];
+  /** The lead works less often and for less long: its input box then holds typed turns back. */
+  leadWorkChance: number;
+  leadWorkMs: [number, number];
+  /** How long a model takes to answer (ms). */
+  latencyMs: [number, number];
+}
+
+function seqsIn(s: string): number[] {
+  return [...s.matchAll(MESSAGE_TOKEN)].map((m) => Number(m[1]));
+}
+
+function hasToolUse(content: unknown): boolean {
+  return Array.isArray(content) && content.some((b) => (b as { type?: string }).type === 'tool_use');
+}
+
+/**
+ * The soak messages of the turn in progress: every one in the user content since the agent's
+ * last answer that ended a turn (an assistant message without tool calls).
+ */
+export function turnSeqs(req: ApiRequest): { seqs: number[]; worked: boolean } {
+  const ms = req.body?.messages ?? [];
+  const seqs: number[] = [];
+  let worked = false;
+  for (let i = ms.length - 1; i >= 0; i--) {
+    const m = ms[i]!;
+    if (m.role === 'assistant') {
+      if (!hasToolUse(m.content)) break;
+      if (blocksOf(m.content).some((b) => b.type === 'tool_use' && b.name === 'Bash')) worked = true;
+      continue;
+    }
+    for (const b of blocksOf(m.content)) seqs.unshift(...seqsIn(textOfBlock(b)));
+  }
+  return { seqs: [...new Set(seqs)], worked };
+}
+
+export interface Models {
+  scripts: Record<string, Script>;
+}
+
+export function soakModels(opts: ModelOptions): Models {
+  let answers = 0;
+  const { rng } = opts;
+  const directives = directiveScript();
+  const later = (reply: ReplyBlock[]): Promise<ReplyBlock[]> => new Promise((r) => setTimeout(() => r(reply), rng.int(opts.latencyMs[0], opts.latencyMs[1])));
+
+  const agentScript = (isLead: boolean): Script => (req) => {
+    // The lead's first turn spawns the teammates; a teammate approves a shutdown request.
+    if (isLead && req.newText.includes(LEAD_TOKEN)) return directives(req);
+    if (!isLead && /"type":\s*"shutdown_request"/.test(req.newText)) return directives(req);
+    const { seqs, worked } = turnSeqs(req);
+    const fresh = seqsIn(req.newText);
+    const out: ReplyBlock[] = [];
+    if (isLead) {
+      for (const m of req.newText.matchAll(/\[\[SHUTDOWN:([\w-]+)\]\]/g)) {
+        out.push(tool('SendMessage', { to: m[1]!, message: { type: 'shutdown_request', reason: 'the soak is done with you' } }));
+      }
+      if (out.length) return later(out);
+    }
+    if (seqs.length === 0) return later([text(`${req.agent}: ok`)]);
+    const [chance, [lo, hi]] = isLead ? [opts.leadWorkChance, opts.leadWorkMs] : [opts.workChance, opts.workMs];
+    // `[[WORK:<s>]]` in a message: a spell of exactly that long (the soak needs a member busy).
+    const asked = /\[\[WORK:(\d+)\]\]/.exec(req.newText)?.[1];
+    if (fresh.length && !worked && (asked !== undefined || rng.chance(chance))) {
+      const secs = asked ?? (rng.int(lo, hi) / 1000).toFixed(1);
+      return later([tool('Bash', { command: `sleep ${secs}; echo WORKED`, description: `work on ${seqs.map((s) => `#${s}`).join(' ')}` })]);
+    }
+    answers++;
+    return later([text(`${req.agent} answer ${answers}: ${seqs.map((s) => `#${s}`).join(' ')}`)]);
+  };
+  return { scripts: { lead: agentScript(true), default: agentScript(false) } };
+}
+
+// ------------------------------------------------------------------ reading the API log
+
+/** One soak message in what a model newly saw. */
+export interface Arrival {
+  seq: number;
+  /** Who the text names as the recipient. */
+  for: string;
+  /** The agent that saw it: `lead` or a teammate's name. */
+  agent: string;
+  /** The team in the agent id header (teammates only). */
+  team?: string;
+  at: number;
+  /** The request's number in the log: copies in one request were in the inbox together. */
+  request: number;
+  /** Where in that request's new text it was (messages of one request in their order). */
+  pos: number;
+}
+
+/** An answer a model gave. */
+export interface GivenAnswer {
+  agent: string;
+  team?: string;
+  n: number;
+  text: string;
+  seqs: number[];
+  at: number;
+}
+
+/** A teammate's Bash spell: it is busy until `until`. */
+export interface Spell {
+  agent: string;
+  team?: string;
+  from: number;
+  until: number;
+}
+
+function teamOf(req: ApiRequest): string | undefined {
+  const id = req.headers['x-claude-code-agent-id'];
+  return typeof id === 'string' && id.includes('@') ? id.slice(id.indexOf('@') + 1) : undefined;
+}
+
+const isModelCall = (r: ApiRequest) => r.url.startsWith('/v1/messages') && !r.url.includes('count_tokens') && r.agent !== 'side';
+
+export function arrivals(log: ApiRequest[]): Arrival[] {
+  return log.filter(isModelCall).flatMap((r) =>
+    [...r.newText.matchAll(MESSAGE_TOKEN)].map((m) => ({ seq: Number(m[1]), for: m[2]!, agent: r.agent, team: teamOf(r), at: r.at, request: r.seq, pos: m.index })),
+  );
+}
+
+export function givenAnswers(log: ApiRequest[]): GivenAnswer[] {
+  const out: GivenAnswer[] = [];
+  for (const r of log.filter(isModelCall)) {
+    for (const b of r.reply ?? []) {
+      if (b.type !== 'text') continue;
+      const m = ANSWER_LABEL.exec(b.text);
+      if (m) out.push({ agent: r.agent, team: teamOf(r), n: Number(m[2]), text: b.text, seqs: [...m[3]!.matchAll(/#(\d+)/g)].map((x) => Number(x[1])), at: r.at });
+    }
+  }
+  return out;
+}
+
+/** The work spells models are in (or were in); `now` bounds a spell whose result has not come back. */
+export function spells(log: ApiRequest[]): Spell[] {
+  const out: Spell[] = [];
+  for (const r of log.filter(isModelCall)) {
+    for (const b of r.reply ?? []) {
+      if (b.type !== 'tool_use' || b.name !== 'Bash') continue;
+      const secs = Number(/sleep ([\d.]+)/.exec(String(b.input.command))?.[1] ?? 0);
+      out.push({ agent: r.agent, team: teamOf(r), from: r.at, until: r.at + secs * 1000 });
+    }
+  }
+  return out;
+}
