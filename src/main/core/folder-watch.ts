@@ -2,9 +2,11 @@
 // As in watcher.ts, an event is a hint to re-read, never a fact: it names the file, and the
 // reader looks at the file as it is now. A folder that is a link is never watched. A folder
 // asked for that is not there yet is remembered, and looked for again by retryMissing() (a
-// stat per missing folder, on the engine's cheap tick) until it appears.
+// stat per missing folder, on the engine's cheap tick) until it appears; so is a watched folder
+// that is removed or renamed away (its watch says so by naming the folder itself).
 import { watch, type FSWatcher } from 'node:fs';
 import { lstat } from 'node:fs/promises';
+import { basename } from 'node:path';
 
 /** Watches of several folders, each at most once; a failed, removed or replaced one is set up again by the next add(). */
 export class FolderWatches {
@@ -28,7 +30,14 @@ export class FolderWatches {
     }
     try {
       const w = watch(dir, { persistent: false }, (_event, name) => {
-        if (name) onName(name.toString());
+        if (!name) return;
+        // The folder itself was removed or renamed away: its watch sees nothing from now on.
+        // Set up again (now, or by retryMissing once a folder of that name is back).
+        if (name.toString() === basename(dir)) {
+          this.drop(dir, w);
+          void this.add(dir, onName);
+        }
+        onName(name.toString());
       });
       w.on('error', () => {
         this.trouble = true;

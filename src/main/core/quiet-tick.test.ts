@@ -8,7 +8,7 @@ import { appendFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { AppEvent } from '../../shared/contract.js';
-import { CAPTURE, CAPTURED_PROJECT, CAPTURED_SESSION, CAPTURED_SUBAGENTS, CAPTURED_TEAM as TEAM, CAPTURED_TX, liveCapturedTeam } from '../../../test/helpers/captured-team.js';
+import { CAPTURE, CAPTURED_PROJECT, CAPTURED_SESSION, CAPTURED_SUBAGENTS, CAPTURED_TEAM as TEAM, CAPTURED_TX, liveCapturedTeam, writeSessionVersion } from '../../../test/helpers/captured-team.js';
 import { makeTempDir } from '../../../test/helpers/tmp.js';
 import { forEachConcurrently } from './concurrently.js';
 import { SafetyNetClock } from './rescan.js';
@@ -95,6 +95,19 @@ describe('the tick between safety-net passes', () => {
     await until("the researcher's activity from its transcript", async () => {
       if (next < rows.length) await appendFile(join(config, CAPTURED_TX.researcher), rows[next++] + '\n');
       return (await s.activity(TEAM)).find((a) => a.member === 'researcher' && a.sources.includes('transcript'));
+    });
+  });
+
+
+  it('watches the sessions folder again after it was removed and made anew', async () => {
+    await liveCapturedTeam(config);
+    const s = await start();
+    expect(await s.needs()).toEqual([]);
+    await rm(join(config, 'sessions'), { recursive: true });
+    // The lead's sessions file, made again in a new folder, says it waits for a permission answer.
+    await until('a permission need from the new sessions file', async () => {
+      await writeSessionVersion(config, 11, process.pid, { status: 'waiting', waitingFor: 'permission prompt', statusUpdatedAt: Date.now() });
+      return (await s.needs()).find((n) => n.kind === 'permission');
     });
   });
 });

@@ -4,7 +4,7 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { watch as watchFolder, type FSWatcher as FolderWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { basename, join, relative, sep } from 'node:path';
 import { DELETED_TEAM_FOLDER } from './claude/lifecycle.js';
 
 export type WatchTarget =
@@ -122,7 +122,15 @@ export function watchTeamsRoot(
     if (!(await lstat(dir).then((st) => st.isDirectory(), () => false)) || closed || folders.has(dir)) return;
     try {
       const fw = watchFolder(dir, { persistent: false }, (_event, name) => {
-        if (name) hint(join(dir, name.toString()));
+        if (!name) return;
+        // The folder itself was removed or renamed away: this watch is dead; a folder made
+        // there again is watched anew (now, or on chokidar's hint for it).
+        if (name.toString() === basename(dir)) {
+          fw.close();
+          if (folders.get(dir) === fw) folders.delete(dir);
+          void watchFolderAt(dir);
+        }
+        hint(join(dir, name.toString()));
       });
       fw.on('error', () => {
         trouble = true;
