@@ -31,6 +31,8 @@ const CUT_OFF_MS = 20_000;
 const MARK_SLACK_MS = 500;
 /** Clocks of the soak, the engine and the stand-in agree; events are compared with this slack. */
 const EVENT_SLACK_MS = 500;
+/** Queued longer than this while the team ran: reported as stalled (a queue held up behind one message). */
+const STALL_MS = 20_000;
 
 export interface Account {
   command: string;
@@ -55,6 +57,8 @@ export interface Account {
   answers: { given: number; recorded: number; captured: number; missed: number; percentCaptured: number };
   lost: number;
   deliveredAfterTeamdeckKnewTheEnd: number;
+  /** Not a failure: messages that stayed queued over STALL_MS while their team ran (the longest, by channel). */
+  stalled: { count: number; byChannel: Record<string, number>; longestMs: number; examples: string[] };
   misdelivered: number;
   duplicates: { total: number; inWindow: number; outsideWindow: number };
   orderViolations: { total: number; byTarget: Record<string, number> };
@@ -160,6 +164,7 @@ export function account(input: AccountInput): Account {
   const cutOff = { byTeamEnd: 0, byShutdown: 0, whileEnding: 0 };
   const seenCount = { byTeamdeck: 0, byModels: 0, teamdeckSeenModelDidNot: 0 };
   const duplicates = { total: 0, inWindow: 0, outsideWindow: 0 };
+  const stalled = { count: 0, byChannel: {} as Record<string, number>, longestMs: 0, examples: [] as string[] };
   let queuedThenDelivered = 0;
   let delivered = 0;
   let lost = 0;
@@ -189,6 +194,14 @@ export function account(input: AccountInput): Account {
       continue;
     }
     if (!s) continue;
+    const waited = Math.min(s.deliveredAt ?? s.undeliverableAt ?? Infinity, life?.end?.at ?? Infinity, h.streamEndedAt || Infinity) - s.queuedAt;
+    if (waited > STALL_MS && waited !== Infinity) {
+      stalled.count++;
+      bump(stalled.byChannel, rec.channel);
+      stalled.longestMs = Math.max(stalled.longestMs, waited);
+      const fate = s.deliveredAt !== undefined ? 'then delivered' : s.undeliverableAt !== undefined ? `then undeliverable (${s.reason})` : 'still queued';
+      if (stalled.examples.length < 10) stalled.examples.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} (${rec.channel}) queued ${(waited / 1000).toFixed(1)} s while its team ran, ${fate}`);
+    }
     const copies = seen.get(rec.seq) ?? [];
     if (copies.length) seenCount.byModels++;
     if (s.seenAt !== undefined) {
@@ -346,6 +359,7 @@ export function account(input: AccountInput): Account {
     answers: { given, recorded: recordedN, captured, missed: recordedN - captured, percentCaptured: recordedN ? Math.round((captured / recordedN) * 1000) / 10 : 100 },
     lost,
     deliveredAfterTeamdeckKnewTheEnd: afterKnown,
+    stalled,
     misdelivered,
     duplicates,
     orderViolations: { total: Object.keys(byTarget).length, byTarget },
@@ -390,6 +404,7 @@ export function printAccount(a: Account, out: (s: string) => void): void {
     ['answers', `given ${a.answers.given}, in transcripts ${a.answers.recorded}, in Teamdeck ${a.answers.captured} (${a.answers.percentCaptured}%), missed ${a.answers.missed}`],
     ['lost', `${a.lost} (delivered after Teamdeck knew the end: ${a.deliveredAfterTeamdeckKnewTheEnd})`],
     ['misdelivered', a.misdelivered],
+    ['stalled (queued over 20 s while the team ran)', `${a.stalled.count} ${JSON.stringify(a.stalled.byChannel)}${a.stalled.count ? `, longest ${(a.stalled.longestMs / 1000).toFixed(1)} s` : ''}`],
     ['duplicates', `${a.duplicates.total} (in the crash window ${a.duplicates.inWindow}, outside ${a.duplicates.outsideWindow})`],
     ['order violations', `${a.orderViolations.total}${a.orderViolations.total ? ` ${JSON.stringify(a.orderViolations.byTarget)}` : ''}`],
     ['team folders recreated', a.recreatedFolders],
@@ -399,6 +414,7 @@ export function printAccount(a: Account, out: (s: string) => void): void {
   const lines = ['', 'Teamdeck soak against Claude Code', ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)];
   for (const p of a.problems.slice(0, 60)) lines.push(`  problem: ${p}`);
   if (a.problems.length > 60) lines.push(`  ... and ${a.problems.length - 60} more problems`);
+  for (const x of a.stalled.examples) lines.push(`  stalled: ${x}`);
   for (const n of a.notes) lines.push(`  note: ${n}`);
   out(lines.join('\n') + '\n');
 }
