@@ -1,10 +1,10 @@
 // What the soak does to the team and to Teamdeck, one primitive each: a send (through the
 // `teamdeck` command or the engine's socket), an engine SIGKILL with a fold of every journal
 // while nothing runs, a kill timed right after an inbox write, a foreign process holding an
-// inbox lock, a member's shutdown, and the end of a lead with the provocations around it.
-// Sends to one target on one channel (and every terminal send of a team) go one at a time, so
-// the order they were made in is the order Teamdeck was asked for.
-import { existsSync, readdirSync, statSync, watch } from 'node:fs';
+// inbox lock, a member's shutdown (a lead's end is in ending.ts). Sends to one target on one
+// channel (and every terminal send of a team) go one at a time, so the order they were made in
+// is the order Teamdeck was asked for.
+import { existsSync, readdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { Journal } from '../../src/main/core/delivery/journal.js';
 import type { EngineSocketClient } from '../../src/main/core/engine-socket/client.js';
@@ -12,9 +12,9 @@ import type { Rng } from '../../src/sim/prng.js';
 import { frameOf } from '../../test/claude/harness/entries.js';
 import { holdInboxLock, type LockHolder } from '../../test/claude/harness/teamdeck-cli.js';
 import { delay, waitFor } from '../../test/claude/harness/wait.js';
-import { alive, type Deck } from './deck.js';
+import type { Deck } from './deck.js';
 import { spells } from './models.js';
-import type { Channel, EndKind, Happened, KillRecord, LockSpell, Purpose, SendRecord, TeamLife } from './record.js';
+import type { Channel, Happened, KillRecord, LockSpell, Purpose, SendRecord, TeamLife } from './record.js';
 
 const WORDS = ['check', 'the', 'build', 'again', 'and', 'report', 'what', 'broke', 'in', 'auth.ts', 'naïve', 'déjà', '日本語', 'emoji 🚀', 'quotes "x"', '<tag>', 'back\\slash'];
 export const LEAD = 'team-lead';
@@ -354,189 +354,5 @@ export class Soak {
       },
       { what: 'the message to be delivered or undeliverable', timeoutMs, intervalMs: 200 },
     ).catch(() => undefined);
-  }
-
-  /**
-   * Sends on one connection, every 2 ms without waiting for answers, to the members still
-   * there, from now until `done` holds, Teamdeck refuses, or `maxMs` pass: messages that reach
-   * the engine while the team ends, some after its folder is gone and before Teamdeck noticed.
-   */
-  private async burst(life: TeamLife, client: EngineSocketClient | undefined, done: () => boolean, maxMs: number): Promise<void> {
-    if (!client) return;
-    const until = Date.now() + maxMs;
-    // Not to a member whose inbox the soak holds: those sends would wait out the lock.
-    const to = this.alive(life).filter((m) => !this.holding(life, m));
-    const sent: Promise<SendRecord>[] = [];
-    let refused = false;
-    let open = 0;
-    for (let i = 0; !done() && !refused && Date.now() < until && to.length; i++) {
-      // The engine's socket runs at most 64 calls at once on one connection.
-      if (open >= 48) {
-        await delay(2);
-        continue;
-      }
-      open++;
-      sent.push(
-        this.send({ team: life.team, to: to[i % to.length]!, channel: 'inbox', via: 'socket', purpose: 'after-end', client, unordered: true }).then((r) => {
-          open--;
-          if (r.code !== undefined) refused = true;
-          return r;
-        }),
-      );
-      await delay(2);
-    }
-    await Promise.all(sent);
-  }
-
-  /**
-   * Ends the lead. Around it: a message queued behind a held lock for up to two teammates,
-   * messages on the engine's socket while the team goes (a burst from the moment of the end),
-   * one through the command after; the held locks let go only after Teamdeck shows the team ended.
-   */
-  async end(life: TeamLife, kind: EndKind, engineDown: boolean): Promise<void> {
-    const held: string[] = [];
-    for (const m of this.rng.pick([1, 2]) === 2 ? life.teammates : life.teammates.slice(0, 1)) {
-      if (!this.alive(life).includes(m) || held.length >= 2) continue;
-      if (await this.hold(life, m, 'held')) held.push(m);
-    }
-    await Promise.all(held.map((m) => this.send({ team: life.team, to: m, channel: 'inbox', via: 'cli', purpose: 'held' })));
-    if (engineDown) await this.killEngine('before-end', { restart: false });
-    const client = engineDown ? undefined : await this.deck.client().catch(() => undefined);
-    const record: NonNullable<TeamLife['end']> = { kind, requested: kind, at: Date.now(), engineDown };
-    life.end = record;
-    const folder = this.deck.teamDir(life.team);
-    // Watched until the end is over: the folder going, and one of its name coming back.
-    const w = watch(this.deck.run.teamsDir, (_ev, name) => {
-      if (name !== life.team) return;
-      if (!existsSync(folder)) record.folderGoneAt ??= Date.now();
-      else if (record.folderGoneAt !== undefined) this.checkFolder(life);
-    });
-    try {
-      await this.endNow(life, kind, record, client, folder, held);
-    } finally {
-      w.close();
-    }
-    this.log(`${life.team} ended by ${record.kind}${engineDown ? ' while the engine was down' : ''}`);
-  }
-
-  private async endNow(life: TeamLife, kind: EndKind, record: NonNullable<TeamLife['end']>, client: EngineSocketClient | undefined, folder: string, held: string[]): Promise<void> {
-    const bursts: Promise<void>[] = [];
-    const folderGone = () => record.folderGoneAt !== undefined && Date.now() - record.folderGoneAt > 50;
-    try {
-      // A burst begins a moment before each key or signal that may end the lead, so the engine
-      // is busy with sends as the folder goes; one that only brought up Claude's question stops.
-      let current = { stop: false };
-      const lead = async () => {
-        current.stop = true;
-        const token = (current = { stop: false });
-        bursts.push(this.burst(life, client, () => token.stop || folderGone(), 700));
-        await delay(150);
-      };
-      if (kind === 'exit' && !(await this.typeExit(life, record, lead, () => (current.stop = true)))) record.kind = 'sigterm';
-      if (record.kind === 'sigterm') {
-        await lead();
-        record.at = Date.now();
-        process.kill(life.pid, 'SIGTERM');
-      }
-      if (record.kind === 'sigkill') {
-        record.at = Date.now();
-        process.kill(life.pid, 'SIGKILL');
-        bursts.push(this.burst(life, client, () => false, 30));
-      }
-      await waitFor(() => !alive(life.pid), { what: `lead ${life.pid} to end`, timeoutMs: 15_000, intervalMs: 5 }).catch(() => {
-        this.h.notes.push(`lead ${life.pid} did not end by ${record.kind}; killed`);
-        process.kill(life.pid, 'SIGKILL');
-        record.kind = 'sigkill';
-      });
-      record.leadGoneAt = Date.now();
-      if (record.kind !== 'sigkill') {
-        await waitFor(() => !existsSync(folder), { what: 'the team folder to go', timeoutMs: 5_000, intervalMs: 5 }).catch(() => undefined);
-        if (!existsSync(folder)) record.folderGoneAt ??= Date.now();
-      }
-      await Promise.all(bursts);
-    } finally {
-      await client?.stop().catch(() => undefined);
-    }
-    // And one through the command, a moment later: refused, or undeliverable.
-    await this.send({ team: life.team, to: this.alive(life).find((m) => m !== LEAD) ?? LEAD, channel: 'inbox', via: 'cli', purpose: 'after-end' });
-    if (record.engineDown) await this.deck.startEngine();
-    this.checkFolder(life);
-    // (A team folder made again looks like a running team: no use waiting long then.)
-    const shown = await waitFor(
-      async () => {
-        const t = (await this.deck.cli.teams().catch(() => [])).find((x) => x.id === life.team);
-        return t?.state === 'ended' ? 'ended' : record.folderBackAt !== undefined ? 'back' : undefined;
-      },
-      { what: `Teamdeck to show ${life.team} ended`, timeoutMs: 20_000, intervalMs: 100 },
-    ).catch(() => undefined);
-    if (shown === 'ended') record.shownEndedAt = Date.now();
-    else this.h.notes.push(`Teamdeck did not show ${life.team} ended${shown === 'back' ? ': its folder is back' : ' within 20 s'}`);
-    this.checkFolder(life);
-    // Well after Teamdeck marked the end: a write now would go to a team it knows has ended.
-    await delay(this.rng.int(1_000, 2_000));
-    for (const m of held) await this.release(life, m);
-    await this.idle();
-    for (const m of held) {
-      const rec = this.h.sends.findLast((s) => s.team === life.team && s.to === m && s.purpose === 'held');
-      const status = rec ? await this.settled(life, m, rec.text, 15_000) : undefined;
-      if (rec && status !== 'undeliverable' && record.shownEndedAt !== undefined) this.failedEarly ??= `soak-msg ${rec.seq} to ${m} was ${status ?? 'still queued'} after Teamdeck showed ${life.team} ended`;
-    }
-    if (record.folderBackAt !== undefined) this.failedEarly ??= `the folder of ${life.team} was made again after Claude removed it`;
-  }
-
-  /** After its end: a folder of the team's name that Claude removed (or another one) is back. */
-  checkFolder(life: TeamLife): void {
-    const end = life.end;
-    if (!end || end.folderBackAt !== undefined) return;
-    const st = statSync(this.deck.teamDir(life.team), { throwIfNoEntry: false });
-    if (st && (end.kind !== 'sigkill' || st.ino !== life.folderIno)) end.folderBackAt = Date.now();
-  }
-
-  /**
-   * Types /exit into the lead's terminal once its input box is empty; false when it could not.
-   * With a teammate at work Claude asks first ("Background work is running … 1. Exit and stop
-   * tasks"): Enter takes the highlighted first answer. `beforeEnter` runs before each Enter,
-   * `asked` when Claude asked.
-   */
-  private async typeExit(life: TeamLife, record: { at: number }, beforeEnter: () => Promise<void>, asked: () => void): Promise<boolean> {
-    const { inputBox, inputText } = await import('../../src/main/core/claude/lead-screen.js');
-    const screen = () => this.deck.tmuxOut(['capture-pane', '-p', '-t', life.terminal]);
-    const box = async () => {
-      const b = inputBox(await screen());
-      return b === undefined ? undefined : inputText(b);
-    };
-    const gone = (ms: number) => waitFor(() => !alive(life.pid), { what: 'the lead to take /exit', timeoutMs: ms, intervalMs: 5 }).then(() => true, () => false);
-    const empty = await waitFor(async () => (await box()) === '', { what: "the lead's input box to be empty", timeoutMs: 5_000, intervalMs: 50 }).catch(() => false);
-    if (!empty) {
-      this.h.notes.push(`/exit not typed: the lead's input box held ${JSON.stringify(await box())}`);
-      return false;
-    }
-    this.deck.tmux(['send-keys', '-t', life.terminal, '-l', '/exit']);
-    await waitFor(async () => (await box())?.startsWith('/exit'), { what: '/exit in the input box', timeoutMs: 3_000, intervalMs: 25 }).catch(() => undefined);
-    await delay(250);
-    for (let attempt = 1; attempt <= 3; attempt++) {
-      await beforeEnter();
-      if (attempt === 1) record.at = Date.now();
-      this.deck.tmux(['send-keys', '-t', life.terminal, 'Enter']);
-      const next = await waitFor(async () => (!alive(life.pid) ? 'gone' : /Exit and stop tasks/.test(await screen()) ? 'asked' : undefined), {
-        what: 'the lead to exit or ask',
-        timeoutMs: 1_500,
-        intervalMs: 10,
-      }).catch(() => undefined);
-      if (next === 'gone') return true;
-      if (next === 'asked') {
-        // Answered once (after the dialog's key guard), then left to finish.
-        asked();
-        await delay(250);
-        await beforeEnter();
-        this.deck.tmux(['send-keys', '-t', life.terminal, 'Enter']);
-        if (await gone(10_000)) return true;
-        continue;
-      }
-      // Neither the box nor the question: the lead is on its way out (stopping its teammates).
-      if (!(await box())?.startsWith('/exit')) return gone(10_000);
-    }
-    this.h.notes.push(`/exit typed but the lead did not exit; its screen:\n${await screen()}`);
-    return !alive(life.pid);
   }
 }

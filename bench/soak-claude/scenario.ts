@@ -12,6 +12,7 @@ import { LEAD_TOKEN } from '../../test/claude/harness/api-standin.js';
 import type { CliTeam } from '../../test/claude/harness/teamdeck-cli.js';
 import { delay, waitFor } from '../../test/claude/harness/wait.js';
 import { LEAD, Soak } from './actions.js';
+import { checkFolder, endLead } from './ending.js';
 import { arrivals, givenAnswers } from './models.js';
 import type { Channel, EndKind, TeamLife } from './record.js';
 
@@ -164,8 +165,9 @@ export async function runScenario(soak: Soak, opts: ScenarioOptions): Promise<vo
     // Long enough for a crash right after a write (a teammate works 20 s for it), short enough
     // for several ends in a few minutes.
     const planned = opts.lifeMs ?? Math.min(45_000, Math.max(20_000, Math.round((rng.int(15, 30) / 100) * opts.seconds * 1000)));
-    // The last life runs to the end of the stream; an end and a launch take some seconds.
-    const final = opts.oneTeam || streamEnd - Date.now() - planned < (opts.lifeMs ?? 6_000);
+    // The last life runs to the end of the stream (an end and a launch take some seconds): one
+    // that would be left too short is folded into this one.
+    const final = opts.oneTeam || streamEnd - Date.now() - planned < (opts.lifeMs ?? Math.max(6_000, opts.seconds * 70));
     await live(soak, life, final ? streamEnd : Date.now() + planned);
     if (final && !opts.endLast) break;
     // Every kind of end comes round before one comes again.
@@ -176,7 +178,7 @@ export async function runScenario(soak: Soak, opts: ScenarioOptions): Promise<vo
         [kinds[i], kinds[j]] = [kinds[j]!, kinds[i]!];
       }
     }
-    await soak.end(life, kinds.shift()!, n > 1 && rng.chance(0.25));
+    await endLead(soak, life, kinds.shift()!, n > 1 && rng.chance(0.25));
     if (final) break;
     if (opts.failFast && soak.failedEarly) {
       soak.log(`stopping early: ${soak.failedEarly}`);
@@ -243,7 +245,7 @@ export async function drain(soak: Soak): Promise<void> {
 /** Teamdeck's view, then the last engine's clean stop and a fold of every journal. */
 export async function collect(soak: Soak): Promise<Views> {
   const { deck } = soak;
-  for (const life of soak.h.lives) if (life.end) soak.checkFolder(life);
+  for (const life of soak.h.lives) if (life.end) checkFolder(soak, life);
   await deck.startEngine();
   const teams = await deck.cli.teams();
   const threads = new Map<string, ThreadMessage[]>();
