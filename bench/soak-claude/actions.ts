@@ -311,30 +311,37 @@ export class Soak {
       .map((s) => s.agent);
   }
 
-  /** Asks the lead (as the user, in its terminal) to shut `member` down; resolves when it approved. */
+  /**
+   * Asks the lead (as the user, in its terminal) to shut `member` down; resolves when it
+   * approved. Once the member has taken the request from its inbox and while its model thinks it
+   * over, its inbox lock is held and a message sent to it: queued, it must turn undeliverable
+   * once Teamdeck sees the approval, never be written after.
+   */
   async shutdown(life: TeamLife, member: string): Promise<void> {
     this.reserved.add(member);
+    const obs = this.deck.observer;
     try {
       const sd = { member, requestedAt: Date.now() } as TeamLife['shutdowns'][number];
       life.shutdowns.push(sd);
       await this.send({ team: life.team, to: LEAD, channel: 'terminal', via: 'cli', purpose: 'shutdown', extra: `[[SHUTDOWN:${member}]]` });
-      const rel = `teams/${life.team}/inboxes/${LEAD}.json`;
-      const approved = await this.deck.observer
-        .waitForEntry(rel, (e) => e.from === member && frameOf(e)?.type === 'shutdown_approved', 30_000)
+      const mine = `teams/${life.team}/inboxes/${member}.json`;
+      const taken = await waitFor(() => obs.entriesSeen(mine).some((e) => frameOf(e.entry)?.type === 'shutdown_request' && e.goneAt !== undefined), {
+        what: `${member} to take its shutdown request`,
+        timeoutMs: 30_000,
+        intervalMs: 5,
+      }).catch(() => false);
+      const held = taken && (await this.hold(life, member, 'after-shutdown'));
+      const rec = held ? this.send({ team: life.team, to: member, channel: 'inbox', via: 'socket', purpose: 'after-shutdown' }) : undefined;
+      const approved = await obs
+        .waitForEntry(`teams/${life.team}/inboxes/${LEAD}.json`, (e) => e.from === member && frameOf(e)?.type === 'shutdown_approved', 30_000)
         .catch(() => undefined);
-      if (!approved) {
-        this.h.notes.push(`${member} of ${life.team} did not approve its shutdown within 30 s`);
-        return;
-      }
-      sd.approvedAt = approved.firstSeen;
-      this.gone.add(`${life.team}|${member}`);
-      // A message for it held up behind a lock: it must turn undeliverable, not be written later.
-      if (await this.hold(life, member, 'after-shutdown')) {
-        const rec = await this.send({ team: life.team, to: member, channel: 'inbox', via: 'socket', purpose: 'after-shutdown' });
-        await this.settled(life, member, rec.text, 8_000);
-        await this.release(life, member);
-      }
-      this.log(`${member} of ${life.team} shut down`);
+      if (approved) {
+        sd.approvedAt = approved.firstSeen;
+        this.gone.add(`${life.team}|${member}`);
+      } else this.h.notes.push(`${member} of ${life.team} did not approve its shutdown within 30 s`);
+      if (rec) await this.settled(life, member, (await rec).text, 8_000);
+      if (held) await this.release(life, member);
+      if (approved) this.log(`${member} of ${life.team} shut down`);
     } finally {
       this.reserved.delete(member);
     }

@@ -68,7 +68,8 @@ export function soakModels(opts: ModelOptions): Models {
   const agentScript = (isLead: boolean): Script => (req) => {
     // The lead's first turn spawns the teammates; a teammate approves a shutdown request.
     if (isLead && req.newText.includes(LEAD_TOKEN)) return directives(req);
-    if (!isLead && /"type":\s*"shutdown_request"/.test(req.newText)) return directives(req);
+    // (It thinks a shutdown over for a moment: the soak sends it a message meanwhile.)
+    if (!isLead && /"type":\s*"shutdown_request"/.test(req.newText)) return new Promise((r) => setTimeout(() => r(directives(req)), rng.int(700, 1_000)));
     const { seqs, worked } = turnSeqs(req);
     const fresh = seqsIn(req.newText);
     const out: ReplyBlock[] = [];

@@ -141,12 +141,13 @@ async function crashLoop(soak: Soak, life: TeamLife, until: number, stop: () => 
 async function shutdownLater(soak: Soak, life: TeamLife, lifeMs: number, stop: () => boolean): Promise<void> {
   const { rng } = soak;
   if (lifeMs < 14_000 || !rng.chance(0.55)) return;
-  await pause(Math.round(lifeMs * (rng.int(25, 55) / 100)), stop);
-  if (stop()) return;
-  const candidates = life.teammates.filter((m) => !soak.reserved.has(m) && soak.alive(life).includes(m));
+  await pause(Math.round(lifeMs * (rng.int(25, 50) / 100)), stop);
   // Never the last ones: a lead without teammates stops reading its inbox.
-  if (candidates.length < 3) return;
-  await soak.shutdown(life, rng.pick(candidates));
+  while (!stop() && life.teammates.filter((m) => soak.alive(life).includes(m)).length >= 3) {
+    const free = life.teammates.filter((m) => !soak.reserved.has(m) && soak.alive(life).includes(m));
+    if (free.length) return soak.shutdown(life, rng.pick(free));
+    await pause(200, stop);
+  }
 }
 
 async function live(soak: Soak, life: TeamLife, until: number): Promise<void> {
