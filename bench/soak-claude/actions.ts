@@ -40,6 +40,8 @@ export class Soak {
   private openGate: (() => void) | undefined;
   /** Members the soak is doing something delicate with: the stream leaves them alone. */
   readonly reserved = new Set<string>();
+  /** Members that must stay (team|member): a message from a crash right after a write is theirs to read. */
+  readonly keepAlive = new Set<string>();
   /** Members that shut down (team|member). */
   readonly gone = new Set<string>();
   private holders = new Map<string, LockHolder>();
@@ -254,12 +256,15 @@ export class Soak {
     }
     if (at.killedAt === 0) return false;
     const kill = await this.killEngine('after-write', { alreadyKilled: at.killedAt });
-    this.log(`engine killed right after a write to ${member}; ${kill.pending.length} undelivered at the kill, stale locks: ${kill.staleLocks.join(', ') || 'none'}`);
-    // The member stays reserved until the lock the dead engine left is gone and the message is in.
     const rec = this.h.sends.findLast((x) => x.purpose === 'after-write' && x.team === life.team && x.to === member);
+    const hit = rec !== undefined && kill.pending.includes(rec.seq);
+    this.log(`engine killed right after a write to ${member}, ${hit ? 'before' : 'after'} it journaled the delivery; stale locks: ${kill.staleLocks.join(', ') || 'none'}`);
+    // It must read that message in the end: no shutdown for it in this team.
+    if (hit) this.keepAlive.add(`${life.team}|${member}`);
+    // The member stays reserved until the lock the dead engine left is gone and the message is in.
     await waitFor(() => !existsSync(join(dir, `${member}.json.lock`)), { what: 'the stale lock to go', timeoutMs: 20_000, intervalMs: 100 }).catch(() => undefined);
     if (rec) await this.settled(life, member, rec.text, 15_000);
-    return true;
+    return hit;
   }
 
   // ------------------------------------------------------------------ foreign locks
@@ -313,8 +318,8 @@ export class Soak {
 
   /**
    * Asks the lead (as the user, in its terminal) to shut `member` down; resolves when it
-   * approved. Once the member has taken the request from its inbox and while its model thinks it
-   * over, its inbox lock is held and a message sent to it: queued, it must turn undeliverable
+   * approved. Once the member's model has the request, and while it thinks it over, its inbox
+   * lock is held and a message sent to it: queued, it must turn undeliverable
    * once Teamdeck sees the approval, never be written after.
    */
   async shutdown(life: TeamLife, member: string): Promise<void> {
@@ -323,13 +328,16 @@ export class Soak {
     try {
       const sd = { member, requestedAt: Date.now() } as TeamLife['shutdowns'][number];
       life.shutdowns.push(sd);
-      await this.send({ team: life.team, to: LEAD, channel: 'terminal', via: 'cli', purpose: 'shutdown', extra: `[[SHUTDOWN:${member}]]` });
-      const mine = `teams/${life.team}/inboxes/${member}.json`;
-      const taken = await waitFor(() => obs.entriesSeen(mine).some((e) => frameOf(e.entry)?.type === 'shutdown_request' && e.goneAt !== undefined), {
-        what: `${member} to take its shutdown request`,
-        timeoutMs: 30_000,
-        intervalMs: 5,
-      }).catch(() => false);
+      // (A send can fail outright while an engine starts and holds the state dir: ask again.)
+      for (let i = 0; i < 3; i++) {
+        const asked = await this.send({ team: life.team, to: LEAD, channel: 'terminal', via: 'cli', purpose: 'shutdown', extra: `[[SHUTDOWN:${member}]]` });
+        if (asked.id) break;
+        await delay(1_000);
+      }
+      // Its model has the request (Claude is done with the inbox): it answers after a moment.
+      const asked = (r: { agent: string; newText: string; headers: Record<string, unknown> }) =>
+        r.agent === member && String(r.headers['x-claude-code-agent-id']).endsWith(`@${life.team}`) && r.newText.includes('shutdown_request');
+      const taken = await waitFor(() => this.deck.api.log.some(asked), { what: `${member}'s model to get its shutdown request`, timeoutMs: 30_000, intervalMs: 5 }).catch(() => false);
       const held = taken && (await this.hold(life, member, 'after-shutdown'));
       const rec = held ? this.send({ team: life.team, to: member, channel: 'inbox', via: 'socket', purpose: 'after-shutdown' }) : undefined;
       const approved = await obs

@@ -144,7 +144,7 @@ async function shutdownLater(soak: Soak, life: TeamLife, lifeMs: number, stop: (
   await pause(Math.round(lifeMs * (rng.int(25, 50) / 100)), stop);
   // Never the last ones: a lead without teammates stops reading its inbox.
   while (!stop() && life.teammates.filter((m) => soak.alive(life).includes(m)).length >= 3) {
-    const free = life.teammates.filter((m) => !soak.reserved.has(m) && soak.alive(life).includes(m));
+    const free = life.teammates.filter((m) => !soak.reserved.has(m) && !soak.keepAlive.has(`${life.team}|${m}`) && soak.alive(life).includes(m));
     if (free.length) return soak.shutdown(life, rng.pick(free));
     await pause(200, stop);
   }

@@ -77,7 +77,7 @@ describeClaude('the soak against Claude Code (short runs)', () => {
 
   describe('a deliberately broken engine is caught', () => {
     it('without de-duplication by id: the engine killed right after a write writes it again, and a model gets it twice in one turn', { timeout: 180_000 }, async () => {
-      const r = await runSoak('no-dedup', ['--seconds', '30', '--one-team', '--break', 'no-dedup']);
+      const r = await runSoak('no-dedup', ['--seconds', '35', '--one-team', '--break', 'no-dedup']);
       expect(r.code, r.stderr).toBe(1);
       expect(r.account!.engineKills['after-write']).toBeGreaterThan(0);
       expect(r.account!.duplicates.outsideWindow).toBeGreaterThan(0);
