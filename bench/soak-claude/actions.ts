@@ -1,10 +1,10 @@
 // What the soak does to the team and to Teamdeck, one primitive each: a send (through the
 // `teamdeck` command or the engine's socket), an engine SIGKILL with a fold of every journal
-// while nothing runs, a kill timed right after an inbox write, a foreign process holding an
+// as it left them, a kill timed right after an inbox write, a foreign process holding an
 // inbox lock, a member's shutdown (a lead's end is in ending.ts). Sends to one target on one
 // channel (and every terminal send of a team) go one at a time, so the order they were made in
 // is the order Teamdeck was asked for.
-import { existsSync, readdirSync, watch } from 'node:fs';
+import { cpSync, existsSync, readdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { Journal } from '../../src/main/core/delivery/journal.js';
 import type { EngineSocketClient } from '../../src/main/core/engine-socket/client.js';
@@ -36,8 +36,6 @@ export interface SendSpec {
 export class Soak {
   private inflight = new Map<string, Promise<void>>();
   private loose = new Set<Promise<void>>();
-  private gate: Promise<void> | undefined;
-  private openGate: (() => void) | undefined;
   /** Members the soak is doing something delicate with: the stream leaves them alone. */
   readonly reserved = new Set<string>();
   /** Members that must stay (team|member): a message from a crash right after a write is theirs to read. */
@@ -93,7 +91,6 @@ export class Soak {
     this.h.sends.push(rec);
     const run = (async () => {
       if (!spec.unordered) await before;
-      await this.gate;
       rec.startedAt = Date.now();
       if (spec.via === 'socket') await this.sendOnSocket(rec, spec.client);
       else await this.sendWithCli(rec);
@@ -145,9 +142,10 @@ export class Soak {
   // ------------------------------------------------------------------ the engine
 
   /**
-   * SIGKILL (now, or from `trigger`), then every journal is folded once nothing holds the state
-   * dir, then after a short spell without an engine (sends start one-shot engines of their own)
-   * a new engine starts. `restart: false` leaves it down.
+   * SIGKILL (unless `alreadyKilled` says when it was done), then every journal as the dead
+   * engine left it is copied at once (before a send's own engine can open the state dir and
+   * recover) and folded; after a short spell without an engine (each send then runs an engine of
+   * its own) a new one starts. `restart: false` leaves it down.
    */
   async killEngine(why: KillRecord['why'], opts: { restart?: boolean; alreadyKilled?: number } = {}): Promise<KillRecord> {
     while (this.killing) await this.killing;
@@ -156,14 +154,12 @@ export class Soak {
     try {
       const at = opts.alreadyKilled ?? Date.now();
       await this.deck.killEngine();
-      // No new send starts until the journals are folded; the ones under way finish first.
-      this.gate = new Promise<void>((r) => (this.openGate = r));
-      await this.idleBeforeGate();
       const kill: KillRecord = { n: this.h.kills.length + 1, at, why, pending: [], attempted: [], staleLocks: this.staleLocks() };
-      await this.foldAll(kill);
+      const copy = join(this.deck.run.run, 'folds', `kill-${kill.n}`);
+      const root = join(this.deck.stateDir, 'journal');
+      if (existsSync(root)) cpSync(root, copy, { recursive: true });
+      await this.foldAll(kill, copy);
       this.h.kills.push(kill);
-      this.openGate?.();
-      this.gate = undefined;
       if (opts.restart ?? true) {
         await delay(this.rng.int(0, 1_200));
         await this.deck.startEngine();
@@ -175,15 +171,11 @@ export class Soak {
     }
   }
 
-  private async idleBeforeGate(): Promise<void> {
-    // Sends waiting at the gate have not started: only those past it hold the state dir.
-    const deadline = Date.now() + 60_000;
-    while (this.h.sends.some((s) => s.startedAt > 0 && s.endedAt === undefined) && Date.now() < deadline) await delay(20);
-  }
-
-  /** Folds every team's journal, as a restart would; with `kill`, notes what was still undelivered. */
-  async foldAll(kill?: KillRecord): Promise<Map<string, Awaited<ReturnType<typeof Journal.open>>['state']>> {
-    const root = join(this.deck.stateDir, 'journal');
+  /**
+   * Folds every team's journal (in `root`, default the state dir's: only while no engine runs),
+   * as a restart would; with `kill`, notes what was still undelivered.
+   */
+  async foldAll(kill?: KillRecord, root = join(this.deck.stateDir, 'journal')): Promise<Map<string, Awaited<ReturnType<typeof Journal.open>>['state']>> {
     const out = new Map<string, Awaited<ReturnType<typeof Journal.open>>['state']>();
     const teams = existsSync(root) ? readdirSync(root) : [];
     for (const team of teams) {
