@@ -138,6 +138,9 @@ export function watchTeamsRoot(
         if (folders.get(dir) === fw) folders.delete(dir);
       });
       folders.set(dir, fw);
+      // A folder made while the engine runs (a new team's inboxes/): whatever was written into it
+      // before this watch existed raised no event here, and chokidar may not have seen it yet.
+      if (isReady) void readdir(dir).then((names) => names.forEach((n) => hint(join(dir, n))), () => {});
     } catch {
       // Gone already, or out of watches: chokidar and the safety net still cover it.
       trouble = true;
