@@ -68,6 +68,26 @@ describe('TranscriptWatch on the captured team', () => {
   });
 });
 
+describe('TranscriptWatch, a typed turn whose row lands after its answer', () => {
+  it('ties the answer to the typed prompt by the answer row\'s parents', async () => {
+    const config = join(await tempDir(), '.claude');
+    const dir = join(config, 'projects', '-p');
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, 's1.jsonl');
+    const t = '2026-12-01T10:00:00.000Z';
+    const answer = { type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: t, message: { id: 'msg_1', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Four.' }] } };
+    const typed = { type: 'user', uuid: 'u1', parentUuid: 'u0', timestamp: t, origin: { kind: 'human' }, promptSource: 'typed', message: { role: 'user', content: 'Two plus two?' } };
+    // Claude wrote the streamed answer first; the prompt's own row came a moment later.
+    await writeFile(file, JSON.stringify(answer) + '\n');
+    const w = new TranscriptWatch(config, 's1', 'session-s1');
+    expect((await w.poll('team-lead')).turnAnswers).toEqual([]);
+    await appendFile(file, JSON.stringify(typed) + '\n');
+    const found = await w.poll('team-lead');
+    expect(found.turnAnswers).toEqual([expect.objectContaining({ id: 'tx-msg_1', agent: 'team-lead', text: 'Four.', prompts: ['Two plus two?'] })]);
+    expect(found.turnAnswers[0]!.promptRows[0]).toMatchObject({ typed: true });
+  });
+});
+
 describe('holdsTeammateBlock', () => {
   const block = (id: string, body: string, attrs = '') => `<teammate-message teammate_id="${id}"${attrs}>\n${body}\n</teammate-message>`;
   it('matches the exact body inside a block from that sender only', () => {

@@ -196,10 +196,29 @@ async function isDir(p: string): Promise<boolean> {
 
 const SUBAGENT_FILE = /^agent-a(.+)-[0-9a-f]{16}\.jsonl$/;
 
+/** Rows' parents remembered per transcript, to tie a prompt row written late to its turn's end. */
+const MAX_PARENTS = 512;
+
+interface Tail {
+  tail: JsonlTail;
+  agent: string | undefined;
+  prompts: PromptRow[];
+  /** uuid → parentUuid of the latest rows (bounded). */
+  parents: Map<string, string>;
+  /** The latest turn end, until a prompt row of its own turn can no longer come late. */
+  lastEnd?: { id: string; text: string; timestamp: string; parent: string | undefined };
+}
+
+/** Whether `uuid` is `from` or one of its ancestors, as far as the remembered rows go. */
+function descends(parents: Map<string, string>, from: string | undefined, uuid: string): boolean {
+  for (let at = from, n = 0; at !== undefined && n < MAX_PARENTS; at = parents.get(at), n++) if (at === uuid) return true;
+  return false;
+}
+
 /** Tails the transcripts of one current-era team: the lead's and its in-process teammates'. */
 export class TranscriptWatch {
   private projectDir: string | undefined;
-  private tails = new Map<string, { tail: JsonlTail; agent: string | undefined; prompts: PromptRow[] }>();
+  private tails = new Map<string, Tail>();
   /** The subagents folder as last listed (inode and mtime). */
   private subagentsSeen = '';
 
@@ -268,7 +287,7 @@ export class TranscriptWatch {
     const dir = await this.findProjectDir();
     if (!dir) return;
     const lead = join(dir, `${this.leadSessionId}.jsonl`);
-    if (!this.tails.has(lead)) this.tails.set(lead, { tail: new JsonlTail(lead), agent: leadName, prompts: [] });
+    if (!this.tails.has(lead)) this.tails.set(lead, { tail: new JsonlTail(lead), agent: leadName, prompts: [], parents: new Map() });
     const sub = join(dir, this.leadSessionId, 'subagents');
     let names: string[];
     try {
@@ -287,7 +306,7 @@ export class TranscriptWatch {
       const m = SUBAGENT_FILE.exec(n);
       const path = join(sub, n);
       if (!m || this.tails.has(path)) continue;
-      this.tails.set(path, { tail: new JsonlTail(path), agent: await this.subagentName(path, m[1]!), prompts: [] });
+      this.tails.set(path, { tail: new JsonlTail(path), agent: await this.subagentName(path, m[1]!), prompts: [], parents: new Map() });
     }
   }
 
@@ -327,23 +346,35 @@ export class TranscriptWatch {
         const timestamp = typeof row.timestamp === 'string' ? row.timestamp : new Date().toISOString();
         const time = typeof row.timestamp === 'string' ? Date.parse(row.timestamp) : NaN;
         if (Number.isFinite(time) && time > (found.activity.get(agent) ?? 0)) found.activity.set(agent, time);
+        const uuid = typeof row.uuid === 'string' ? row.uuid : undefined;
+        const parent = typeof row.parentUuid === 'string' ? row.parentUuid : undefined;
+        if (uuid && parent) {
+          t.parents.set(uuid, parent);
+          if (t.parents.size > MAX_PARENTS) t.parents.delete(t.parents.keys().next().value!);
+        }
+        // A turn that may answer Teamdeck: a message from one of its names, a typed turn (the
+        // terminal channel), a socket message. Which sends it answers is decided by the caller.
+        const mayAnswer = (p: PromptRow) => p.typed || p.peerMsgId !== undefined || [...ours].some((name) => p.text.includes(`<teammate-message teammate_id="${name}"`));
         const text = promptText(row);
         if (text !== undefined) {
           const p: PromptRow = { agent, text, timestamp, ...promptOrigin(row) };
           found.prompts.push(p);
-          t.prompts.push(p);
+          // A typed prompt's row can reach the file after its turn's answer (Claude writes the
+          // reply as it streams): the answer's parents lead back to it, so it is that turn's.
+          const late = t.lastEnd && uuid && descends(t.parents, t.lastEnd.parent, uuid) ? t.lastEnd : undefined;
+          if (late) {
+            if (mayAnswer(p)) found.turnAnswers.push({ id: `tx-${late.id}`, agent, to: '', text: late.text, timestamp: late.timestamp, prompts: [p.text], promptRows: [p] });
+          } else t.prompts.push(p);
         }
         found.sends.push(...sendAttempts(row, agent));
         const end = turnEndText(row);
         if (!end) continue;
         // Messages found in one poll form one turn; its last text answers them (format §6).
-        // A turn that may answer Teamdeck: a message from one of its names, a typed turn (the
-        // terminal channel), a socket message. Which sends it answers is decided by the caller.
-        const mayAnswer = (p: PromptRow) => p.typed || p.peerMsgId !== undefined || [...ours].some((name) => p.text.includes(`<teammate-message teammate_id="${name}"`));
         if (t.prompts.some(mayAnswer)) {
           found.turnAnswers.push({ id: `tx-${end.id}`, agent, to: '', text: end.text, timestamp, prompts: t.prompts.map((p) => p.text), promptRows: t.prompts });
         }
         t.prompts = [];
+        t.lastEnd = { id: end.id, text: end.text, timestamp, parent };
       }
     }
     return found;
