@@ -32,6 +32,12 @@ export class TeamRuntime {
   terminated = new Set<string>();
   /** Per member, what it said that may be an answer to Teamdeck (see views.answersOf). */
   answerCandidates = new Map<string, ObservedState[]>();
+  /**
+   * Typed or socket messages found in their recipient's transcript before their delivery was
+   * journaled (Claude can take the keys and write the row before the journal append): marked
+   * seen as soon as it is.
+   */
+  seenEarly = new Set<string>();
   /** Sent messages a transcript answer names in its `replyTo`: replied, for certain. */
   repliedIds = new Set<string>();
   /** Members whose transcript Teamdeck reads: their answers come from it, not from idle notifications. */

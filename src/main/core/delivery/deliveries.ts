@@ -66,6 +66,9 @@ export class Deliveries {
             rt.waitReason.delete(id);
             this.announce(rt, s);
           }
+          // Already read in its recipient's transcript while the delivery was being journaled.
+          const early = ids.filter((id) => rt.seenEarly.delete(id));
+          if (early.length) await this.markSeen(rt, early);
         },
         undeliverable: async (ids, reason) => {
           const at = this.ctx.now();
