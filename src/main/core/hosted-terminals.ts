@@ -12,6 +12,8 @@ export interface HostedTerminalsOptions {
   /** Creates the host (tmux or pty); absent when this engine hosts no terminals. */
   create?: (opts: Pick<TerminalHostOptions, 'emit' | 'now'>) => TerminalHost;
   now: () => number;
+  /** Where the teams' folders are: a teammate's inbox shows a typed `@name` message before its transcript does. */
+  teamsRoot?: string;
   emit: (e: AppEvent) => void;
   teams: () => Iterable<TeamRuntime>;
   /** Called when a terminal's state changed: its team's typed messages may go now. */
@@ -105,7 +107,7 @@ export class HostedTerminals {
   channelContext(): TerminalChannelContext | undefined {
     const host = this.host;
     if (!host) return undefined;
-    return { terminals: host, terminalOf: (rt) => this.terminalOf(rt.id), now: this.opts.now };
+    return { terminals: host, terminalOf: (rt) => this.terminalOf(rt.id), now: this.opts.now, ...(this.opts.teamsRoot ? { teamsRoot: this.opts.teamsRoot } : {}) };
   }
 
   /** The ways a message can reach `member` now, in words; the preferred one is marked. */

@@ -119,6 +119,7 @@ export class TeamService implements TeamServiceApi {
       socket: (rt, member) => this.sockets.availability(rt, member),
       create: opts.terminalHost,
       now: this.now,
+      teamsRoot: this.teamsRoot,
       emit: (e) => this.emit(e),
       teams: () => this.teams.values(),
       kick: (team) => {

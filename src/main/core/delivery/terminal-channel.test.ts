@@ -1,7 +1,7 @@
 // The terminal channel's decisions, with a real transcript file in a temp folder and a terminal
 // that records what would be typed (the terminal is the process edge; the real one is tmux,
 // exercised in terminal/ and against the real Claude Code in test/claude/hosted.test.ts).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -111,6 +111,17 @@ describe('the terminal channel', () => {
     // Without an attempt on record it was never typed: no transcript look, it is typed.
     expect(await admitToTerminal(ctx, runtime(), sent('first', { id: 'm3' }), noAttempt)).toEqual({ duplicate: false });
     expect(typed).toEqual([['first']]);
+  });
+
+  it("after a crash, does not type again an @name message the lead already wrote into the teammate's inbox", async () => {
+    const root = join(dir, 'teams');
+    const inboxes = join(root, 'session-1', 'inboxes');
+    await mkdir(inboxes, { recursive: true });
+    await writeFile(join(inboxes, 'researcher.json'), JSON.stringify([{ from: 'user', text: 'look again', timestamp: new Date().toISOString(), read: false }]));
+    const withRoot: TerminalChannelContext = { ...ctx, teamsRoot: root };
+    expect(await admitToTerminal(withRoot, runtime(), sent('look again', { to: 'researcher', attemptedAt: Date.now() - 300 }), noAttempt)).toEqual({ duplicate: true });
+    expect(await admitToTerminal(withRoot, runtime(), sent('something else', { id: 'm9', to: 'researcher', attemptedAt: Date.now() - 300 }), noAttempt)).toEqual({ duplicate: false });
+    expect(typed).toEqual([['@researcher something else']]);
   });
 
   it('after a crash between the paste and Enter, presses only Enter', async () => {

@@ -12,6 +12,7 @@ import type { TerminalInfo } from '../../../shared/types.js';
 import { AdmissionError } from '../claude/inbox-writer.js';
 import { inputBox, inputText, pastePieces, plainTurn, unwrapPasted } from '../claude/lead-screen.js';
 import { holdsTeammateBlock, promptOrigin, promptText } from '../claude/transcripts.js';
+import { teamPaths } from '../claude/paths.js';
 import type { TerminalHost } from '../terminal/types.js';
 import type { TeamRuntime } from '../team-runtime.js';
 import { neverReadable } from './inbox-channel.js';
@@ -23,6 +24,8 @@ export interface TerminalChannelContext {
   /** The hosted terminal whose lead made this team, if any. */
   terminalOf(rt: TeamRuntime): TerminalInfo | undefined;
   now(): number;
+  /** The teams root: a typed `@name` message is in the teammate's inbox before it is in its transcript. */
+  teamsRoot?: string;
 }
 
 /** How long Claude's input may take to clear after Enter before the send counts anyway. */
@@ -47,6 +50,28 @@ export function typedLine(rt: TeamRuntime, s: SentState): string {
 export function isTerminalPrompt(rt: TeamRuntime, s: SentState, p: { text: string; typed?: boolean }): boolean {
   if (s.to === rt.lead?.name) return p.typed === true && sameText(p.text, s.text);
   return holdsTeammateBlock(p.text, 'user', s.text);
+}
+
+/**
+ * `@name text` makes the lead write `{from:"user", text}` into the teammate's inbox, which the
+ * teammate's transcript shows only once its model takes it: after a crash, that entry is the
+ * proof the message was typed.
+ */
+async function inTeammateInbox(ctx: TerminalChannelContext, rt: TeamRuntime, s: SentState): Promise<boolean> {
+  if (!ctx.teamsRoot || s.to === rt.lead?.name) return false;
+  let entries: unknown;
+  try {
+    entries = JSON.parse(await readFile(teamPaths(ctx.teamsRoot, rt.id).inbox(s.to), 'utf8'));
+  } catch {
+    return false;
+  }
+  if (!Array.isArray(entries)) return false;
+  const since = (s.attemptedAt ?? s.queuedAt) - ATTEMPT_SLACK_MS;
+  return entries.some((e: { from?: unknown; text?: unknown; timestamp?: unknown }) => {
+    if (e?.from !== 'user' || typeof e.text !== 'string' || !sameText(e.text, s.text)) return false;
+    const t = typeof e.timestamp === 'string' ? Date.parse(e.timestamp) : NaN;
+    return !Number.isFinite(t) || t >= since;
+  });
 }
 
 /** Reads the recipient's transcript for this message since its attempt (the rare path after a crash). */
@@ -102,7 +127,7 @@ export async function admitToTerminal(ctx: TerminalChannelContext, rt: TeamRunti
   if (!term) throw new UndeliverableError(`Teamdeck does not host the terminal of team ${rt.id}'s lead, so it cannot type into it`);
   if (term.state === 'exited') throw new UndeliverableError(`the lead's terminal closed (the lead exited) before it could be typed`);
   if (term.state === 'starting' || term.pid === undefined) throw new AdmissionError(`the lead's terminal is starting`, true, 'ESTARTING');
-  if (s.attemptedAt !== undefined && (await inTranscript(rt, s))) return { duplicate: true };
+  if (s.attemptedAt !== undefined && ((await inTeammateInbox(ctx, rt, s)) || (await inTranscript(rt, s)))) return { duplicate: true };
   // A dialog in the lead's terminal (its own or a teammate's permission prompt) takes keys as answers.
   const session = await rt.leadSession?.read(term.pid);
   if (session?.status === 'waiting') {
