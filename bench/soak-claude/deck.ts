@@ -55,8 +55,6 @@ export interface Deck {
   tmuxOut(args: string[]): Promise<string>;
   teamDir(team: string): string;
   inbox(team: string, member: string): string;
-  /** Members in the team's config.json now (undefined when it cannot be read). */
-  members(team: string): string[] | undefined;
   /** Every engine of the run, in order: its pid, the delivery events it printed, its stderr. */
   engines(): Array<{ pid: number; events: WatchEngine['events']; stderr: string }>;
   close(opts: { keep: boolean }): Promise<void>;
@@ -161,7 +159,6 @@ export async function openDeck(opts: DeckOptions): Promise<Deck> {
     tmuxOut,
     teamDir,
     inbox: (team, member) => join(teamDir(team), 'inboxes', `${member}.json`),
-    members: configMembers,
     engines: () => all.map((e) => ({ pid: e.pid, events: e.events, stderr: e.stderr() })),
     close: async ({ keep }) => {
       observer.stop();

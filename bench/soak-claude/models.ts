@@ -3,9 +3,9 @@
 // one text `<agent> answer <n>: #<seq> #<seq>…` (n counts answers, so each text is unique), now
 // or after a spell of work (a Bash `sleep`, a long tool call), and then its turn ends: it goes
 // idle. The lead also obeys `[[SHUTDOWN:name]]` in a soak message, any agent `[[WORK:<s>]]` (a
-// spell of that many seconds), and teammates approve a
-// shutdown request. A script is a function of one request (the conversation so far), so
-// agents calling at once cannot race; only the answer counter and the random stream are shared.
+// spell of that many seconds), and teammates approve a shutdown request after a moment. A
+// script is a function of one request (the conversation so far), so agents calling at once
+// cannot race; only the answer counter and the random stream are shared.
 import type { Rng } from '../../src/sim/prng.js';
 import { LEAD_TOKEN } from '../../test/claude/harness/api-standin.js';
 import { blocksOf, directiveScript, text, textOfBlock, tool, type ApiRequest, type ReplyBlock, type Script } from '../../test/claude/harness/script.js';
