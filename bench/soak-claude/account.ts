@@ -29,6 +29,8 @@ import type { Views } from './scenario.js';
 const CUT_OFF_MS = 20_000;
 /** Teamdeck's mark of an end (or a shutdown) may trail a write already under way by this much. */
 const MARK_SLACK_MS = 500;
+/** Teamdeck should know a team ended by then (it looks for its lead's process every 2 s). */
+const NOTICE_MS = 5_000;
 /** Clocks of the soak, the engine and the stand-in agree; events are compared with this slack. */
 const EVENT_SLACK_MS = 500;
 /** Queued longer than this while the team ran: reported as stalled (a queue held up behind one message). */
@@ -56,7 +58,10 @@ export interface Account {
   cutOff: { byTeamEnd: number; byShutdown: number; whileEnding: number };
   answers: { given: number; recorded: number; captured: number; missed: number; percentCaptured: number };
   lost: number;
+  /** Lost among them: delivered after Teamdeck marked the end (or, not having marked it, over NOTICE_MS after it). */
   deliveredAfterTeamdeckKnewTheEnd: number;
+  /** Ends Teamdeck did not show within NOTICE_MS (a team shown running after its lead is gone). */
+  endsNotNoticed: number;
   /** Not a failure: messages that stayed queued over STALL_MS while their team ran (the longest, by channel). */
   stalled: { count: number; byChannel: Record<string, number>; longestMs: number; examples: string[] };
   misdelivered: number;
@@ -234,14 +239,16 @@ export function account(input: AccountInput): Account {
     if (copies.length === 0) {
       const shutdown = life?.shutdowns.find((x) => x.member === rec.to && x.approvedAt !== undefined);
       const end = Math.min(life?.end?.at ?? Infinity, shutdown?.approvedAt ?? Infinity);
-      const known = Math.min(endedAt.get(rec.team) ?? Infinity, shutdown?.approvedAt !== undefined ? shutdown.approvedAt + 3_000 : Infinity);
+      // When Teamdeck knew (or should have known) that nobody could read it any more.
+      const teamKnown = endedAt.get(rec.team) ?? (life?.end ? life.end.at + NOTICE_MS : Infinity);
+      const known = Math.min(teamKnown, shutdown?.approvedAt !== undefined ? shutdown.approvedAt + 3_000 : Infinity);
       if (end === Infinity) {
         lost++;
         problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered (${rec.channel}) to a member still running, and its model never got it`);
       } else if (s.deliveredAt > known + MARK_SLACK_MS) {
         lost++;
         afterKnown++;
-        problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered ${s.deliveredAt - known} ms after Teamdeck knew it could not be read`);
+        problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered ${s.deliveredAt - known} ms after Teamdeck knew (or should have known) it could not be read`);
       } else if (s.deliveredAt >= end) cutOff.whileEnding++;
       else if (end - s.deliveredAt <= CUT_OFF_MS) {
         if (shutdown?.approvedAt === end) cutOff.byShutdown++;
@@ -316,6 +323,16 @@ export function account(input: AccountInput): Account {
   for (const path of recreated) problems.push(`${path} was made again after Claude removed it`);
   const recreatedFolders = recreated.size;
 
+  // Every end the soak made, shown by Teamdeck soon after (engine-down ends: soon after it was back).
+  let endsNotNoticed = 0;
+  for (const l of h.lives) {
+    if (!l.end) continue;
+    const marked = endedAt.get(l.team);
+    if (marked === undefined || marked - l.end.at > NOTICE_MS + (l.end.engineDown ? 10_000 : 0)) {
+      endsNotNoticed++;
+      problems.push(`${l.team} ended by ${l.end.kind}, and Teamdeck ${marked === undefined ? 'never showed it ended' : `showed it ended only ${marked - l.end.at} ms later`}`);
+    }
+  }
   const kills: Record<string, number> = { total: h.kills.length };
   for (const k of h.kills) bump(kills, k.why);
   const teams = h.lives.map((l) => ({
@@ -359,6 +376,7 @@ export function account(input: AccountInput): Account {
     answers: { given, recorded: recordedN, captured, missed: recordedN - captured, percentCaptured: recordedN ? Math.round((captured / recordedN) * 1000) / 10 : 100 },
     lost,
     deliveredAfterTeamdeckKnewTheEnd: afterKnown,
+    endsNotNoticed,
     stalled,
     misdelivered,
     duplicates,

@@ -13,6 +13,7 @@ export function failures(a: Account): string[] {
   if (a.undeliverable.falseReasons) out.push(`${a.undeliverable.falseReasons} undeliverable with a false reason`);
   if (a.refused.falseReasons) out.push(`${a.refused.falseReasons} refused with a false reason`);
   if (a.journalFolds.failed) out.push(`${a.journalFolds.failed} journal folds failed`);
+  if (a.endsNotNoticed) out.push(`${a.endsNotNoticed} team ends Teamdeck did not show within 5 s`);
   return out;
 }
 
@@ -40,6 +41,7 @@ export function printAccount(a: Account, out: (s: string) => void): void {
     ['duplicates', `${a.duplicates.total} (in the crash window ${a.duplicates.inWindow}, outside ${a.duplicates.outsideWindow})`],
     ['order violations', `${a.orderViolations.total}${a.orderViolations.total ? ` ${JSON.stringify(a.orderViolations.byTarget)}` : ''}`],
     ['team folders recreated', a.recreatedFolders],
+    ['ends not shown within 5 s', a.endsNotNoticed],
     ['journal folds OK', `${a.journalFolds.ok} of ${a.journalFolds.ok + a.journalFolds.failed} (torn tails cut: ${a.journalFolds.tornTailsCut})`],
   ];
   const w = Math.max(...rows.map((r) => r[0].length));

@@ -71,7 +71,8 @@ describeClaude('the soak against Claude Code (short runs)', () => {
       falseUndeliverable: a.undeliverable.falseReasons,
       falseRefusals: a.refused.falseReasons,
       journalFoldFailures: a.journalFolds.failed,
-    }).toEqual({ lost: 0, duplicatesOutsideWindow: 0, orderViolations: 0, recreatedFolders: 0, missedAnswers: 0, falseUndeliverable: 0, falseRefusals: 0, journalFoldFailures: 0 });
+      endsNotNoticed: a.endsNotNoticed,
+    }).toEqual({ lost: 0, duplicatesOutsideWindow: 0, orderViolations: 0, recreatedFolders: 0, missedAnswers: 0, falseUndeliverable: 0, falseRefusals: 0, journalFoldFailures: 0, endsNotNoticed: 0 });
     expect(a.answers.percentCaptured).toBe(100);
   });
 
