@@ -51,6 +51,9 @@ export const DEFAULT_MAX_PENDING = 64;
 /** How often transcripts are looked at while a delivered message waits to be seen. */
 const SEEN_POLL_MS = 500;
 
+/** After the watchers start, the full safety net runs on every tick for this long. */
+const WARM_UP_MS = 20_000;
+
 export class TeamService implements TeamServiceApi {
   readonly teamsRoot: string;
   readonly stateDir: string;
@@ -63,6 +66,8 @@ export class TeamService implements TeamServiceApi {
   private readonly rescanMs: number;
   /** When the safety net runs: every 15th tick, or at once when a watcher reports trouble. */
   private readonly net: SafetyNetClock;
+  /** When the watchers were started (the safety net runs every tick for a while after). */
+  private watchStartedAt: number | undefined;
   private readonly delivery: Deliveries;
   private readonly dir: TeamDirectory;
   /** Activity, timelines, tasks and needs: Claude's files outside the teams root. */
@@ -273,6 +278,7 @@ export class TeamService implements TeamServiceApi {
   // ---------------------------------------------------------------- discovery and reading
 
   private startWatching(): void {
+    this.watchStartedAt = this.now();
     this.watcher = watchTeamsRoot(
       this.teamsRoot,
       (t) => this.onWatch(t),
@@ -331,7 +337,11 @@ export class TeamService implements TeamServiceApi {
   private async rescan(): Promise<void> {
     if (this.stopping) return;
     // Both are asked each tick: each forgets its trouble once it has told it.
-    const troubled = [this.watcher?.troubled() ?? true, this.live.troubled()].includes(true);
+    // The first ticks after start run the full safety net too: a watch set up as the engine
+    // starts can miss a write made in the same moment (seen under load), and then nothing else
+    // would look before the net's next pass.
+    const warmingUp = this.watchStartedAt !== undefined && this.now() - this.watchStartedAt < WARM_UP_MS;
+    const troubled = warmingUp || [this.watcher?.troubled() ?? true, this.live.troubled()].includes(true);
     const net = this.net.due(troubled);
     checkLeads(this.dir, net);
     if (!net) return this.live.quickTick();
