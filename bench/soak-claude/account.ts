@@ -137,6 +137,14 @@ export function account(input: AccountInput): Account {
   const problems: string[] = [];
   const lifeOf = new Map(h.lives.map((l) => [l.team, l]));
   const endedAt = new Map(views.teams.filter((t) => t.endedAt !== undefined).map((t) => [t.id, t.endedAt!]));
+  // When Teamdeck first showed a team ended: `teams` as the soak saw it, or the final listing.
+  // (The final endedAt of a team killed with SIGKILL is the last engine's start: each engine
+  // marks it again when it opens the folder Claude left.)
+  const shownEnded = (team: string): number | undefined => {
+    const seen = lifeOf.get(team)?.end?.shownEndedAt;
+    const listed = endedAt.get(team);
+    return seen === undefined ? listed : listed === undefined ? seen : Math.min(seen, listed);
+  };
   const journal = new Map<number, SentState & { team: string }>();
   const order = new Map<string, number[]>();
   for (const [team, state] of views.journals) {
@@ -240,7 +248,7 @@ export function account(input: AccountInput): Account {
       const shutdown = life?.shutdowns.find((x) => x.member === rec.to && x.approvedAt !== undefined);
       const end = Math.min(life?.end?.at ?? Infinity, shutdown?.approvedAt ?? Infinity);
       // When Teamdeck knew (or should have known) that nobody could read it any more.
-      const teamKnown = endedAt.get(rec.team) ?? (life?.end ? life.end.at + NOTICE_MS : Infinity);
+      const teamKnown = shownEnded(rec.team) ?? (life?.end ? life.end.at + NOTICE_MS : Infinity);
       const known = Math.min(teamKnown, shutdown?.approvedAt !== undefined ? shutdown.approvedAt + 3_000 : Infinity);
       if (end === Infinity) {
         lost++;
@@ -327,7 +335,7 @@ export function account(input: AccountInput): Account {
   let endsNotNoticed = 0;
   for (const l of h.lives) {
     if (!l.end) continue;
-    const marked = endedAt.get(l.team);
+    const marked = shownEnded(l.team);
     if (marked === undefined || marked - l.end.at > NOTICE_MS + (l.end.engineDown ? 10_000 : 0)) {
       endsNotNoticed++;
       problems.push(`${l.team} ended by ${l.end.kind}, and Teamdeck ${marked === undefined ? 'never showed it ended' : `showed it ended only ${marked - l.end.at} ms later`}`);
@@ -352,7 +360,7 @@ export function account(input: AccountInput): Account {
         const fate = s?.deliveredAt !== undefined ? `delivered at ${rel(s.deliveredAt)}` : s?.undeliverableAt !== undefined ? `undeliverable at ${rel(s.undeliverableAt)}` : x.error ? `refused: ${x.error.slice(0, 60)}` : 'no answer';
         return `#${x.seq} ${x.purpose} to ${x.to} (${x.via}) sent at ${rel(x.startedAt)}: ${fate}`;
       });
-    return [{ team: l.team, kind: l.end.kind, folderGone: rel(l.end.folderGoneAt), leadGone: rel(l.end.leadGoneAt), markedByTeamdeck: rel(endedAt.get(l.team)), sends }];
+    return [{ team: l.team, kind: l.end.kind, folderGone: rel(l.end.folderGoneAt), leadGone: rel(l.end.leadGoneAt), markedByTeamdeck: rel(shownEnded(l.team)), sends }];
   });
   return {
     command: input.command,
