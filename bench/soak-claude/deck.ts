@@ -163,9 +163,17 @@ export async function openDeck(opts: DeckOptions): Promise<Deck> {
     close: async ({ keep }) => {
       observer.stop();
       await engine?.stop().catch(() => undefined);
-      tmux(['kill-server']);
+      // Teamdeck's tmux server outlives its engines by design: this run's goes now, leads with it.
+      for (let i = 0; i < 3 && tmux(['list-sessions']).status === 0; i++) {
+        tmux(['kill-server']);
+        await delay(200);
+      }
       // A lead cleans up after its pty closes (SIGHUP): let it finish before the folder goes.
-      for (const pid of leads) await waitFor(() => !alive(pid), { what: `lead ${pid} to exit`, timeoutMs: 5_000 }).catch(() => undefined);
+      for (const pid of leads) {
+        await waitFor(() => !alive(pid), { what: `lead ${pid} to exit`, timeoutMs: 5_000 }).catch(() => undefined);
+        // Still there (this run launched it): it goes too.
+        if (alive(pid)) process.kill(pid, 'SIGKILL');
+      }
       await api.close();
       if (!keep) run.remove();
     },
