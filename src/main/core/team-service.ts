@@ -394,10 +394,8 @@ export class TeamService implements TeamServiceApi {
 
   /** The asked channel if it can be used now (else a refusal in words), or the member's preferred one. */
   private chooseChannel(rt: TeamRuntime, member: MemberInfo, asked: ChannelKind | undefined): ChannelKind {
-    if (asked === undefined || asked === 'inbox') {
-      if (asked === 'inbox') return 'inbox';
-      return this.channelOptions(rt, member).find((c) => c.preferred)?.kind ?? 'inbox';
-    }
+    if (asked === 'inbox') return 'inbox';
+    if (asked === undefined) return this.channelOptions(rt, member).find((c) => c.preferred)?.kind ?? 'inbox';
     const option = this.channelOptions(rt, member).find((c) => c.kind === asked);
     if (!option?.available) throw new SendRefusedError(`cannot send ${option?.label ?? `through the ${asked} channel`}: ${option?.reason ?? 'not available'}`);
     return asked;

@@ -4,10 +4,10 @@
 // again while the lead runs on. Tests reach the lead's terminal the way the app does: through
 // the engine (terminalInput), or read it with tmux on Teamdeck's own server.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { EngineSocketClient } from '../../../src/main/core/engine-socket/client.js';
+import { tmuxSocketName } from '../../../src/main/core/terminal/tmux-client.js';
 import type { TerminalInfo } from '../../../src/shared/types.js';
 import { LEAD_TOKEN, startApiStandin, type ApiStandin } from './api-standin.js';
 import { claudeForTests } from './binary.js';
@@ -50,10 +50,8 @@ export interface LaunchedTeam {
   stop(): Promise<void>;
 }
 
-/** Teamdeck's tmux server for a state dir (as src/main/core/terminal names it). */
-export function teamdeckTmuxName(stateDir: string): string {
-  return `teamdeck-${createHash('sha256').update(stateDir).digest('hex').slice(0, 10)}`;
-}
+/** Teamdeck's tmux server for a state dir: the engine's own naming, so a test kills exactly that server. */
+export { tmuxSocketName as teamdeckTmuxName };
 
 function alive(pid: number): boolean {
   try {
@@ -83,7 +81,7 @@ export async function startLaunchedTeam(opts: LaunchOptions = {}): Promise<Launc
   const paths = { teamsDir: run.teamsDir, stateDir, home: run.home, env };
   const cli = teamdeckCli(paths);
   let engine = await startWatch(paths);
-  const tmuxName = teamdeckTmuxName(stateDir);
+  const tmuxName = tmuxSocketName(stateDir);
   const tmux = (args: string[]) => spawnSync('tmux', ['-L', tmuxName, ...args], { env: { ...process.env, TMUX_TMPDIR: run.run }, encoding: 'utf8', timeout: 10_000 });
   const launchedLead: { pid?: number } = {};
   const cleanup = async () => {

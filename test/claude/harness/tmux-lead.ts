@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inputBox as leadInputBox } from '../../../src/main/core/claude/lead-screen.js';
 import { DUMMY_API_KEY, type RunDir } from './home.js';
 import { delay, waitFor } from './wait.js';
 
@@ -124,12 +125,9 @@ function procAlive(pid: number): boolean {
   }
 }
 
-/** The lead's input box: the screen lines between the last two horizontal rules. */
+/** The lead's input box: the screen lines between the last two horizontal rules ('' when none): Teamdeck's own rule. */
 export function inputBox(screen: string): string {
-  const lines = screen.split('\n');
-  const rules = lines.flatMap((l, i) => (/^─{20,}\s*$/.test(l) ? [i] : []));
-  if (rules.length < 2) return '';
-  return lines.slice(rules.at(-2)! + 1, rules.at(-1)).join('\n');
+  return leadInputBox(screen) ?? '';
 }
 
 export async function startLead(opts: LeadOptions): Promise<Lead> {

@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import type { TerminalInfo } from '../../../shared/types.js';
 import { AdmissionError } from '../claude/inbox-writer.js';
-import { inputBox, inputText, pastePieces, plainTurn, unwrapPasted } from '../claude/lead-screen.js';
+import { inputBox, inputBoxEmpty, inputText, pastePieces, plainTurn, unwrapPasted } from '../claude/lead-screen.js';
 import { holdsTeammateBlock, promptOrigin, promptText } from '../claude/transcripts.js';
 import { teamPaths } from '../claude/paths.js';
 import type { TerminalHost } from '../terminal/types.js';
@@ -108,8 +108,7 @@ async function inTranscript(rt: TeamRuntime, s: SentState): Promise<boolean> {
 
 async function waitForEmptyBox(ctx: TerminalChannelContext, id: string, deadline: number): Promise<boolean> {
   while (ctx.now() < deadline) {
-    const box = inputBox(await ctx.terminals.screenText(id));
-    if (box !== undefined && inputText(box) === '') return true;
+    if (inputBoxEmpty(await ctx.terminals.screenText(id))) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
   return false;
