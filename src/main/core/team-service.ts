@@ -129,7 +129,7 @@ export class TeamService implements TeamServiceApi {
       teams: () => this.teams.values(),
       kick: (team) => {
         const rt = this.teams.get(team);
-        if (rt) this.delivery.kickAll(rt);
+        if (rt) this.delivery.kickTerminal(rt);
       },
     });
     this.delivery = new Deliveries({
@@ -242,7 +242,7 @@ export class TeamService implements TeamServiceApi {
     else if (e.type === 'activity') {
       // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
       const rt = this.teams.get(e.team);
-      if (rt) this.delivery.kickAll(rt);
+      if (rt) this.delivery.kickTerminal(rt);
     }
     this.deliver(e);
     // What members do follows from the roster; stuck messages and asks from messages and states.

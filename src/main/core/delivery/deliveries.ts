@@ -158,6 +158,11 @@ export class Deliveries {
     }
   }
 
+  /** Gives the team's typed messages another try now (its terminal or the lead's sessions status changed). */
+  kickTerminal(rt: TeamRuntime): void {
+    rt.outboxes.get(TERMINAL_QUEUE)?.kick();
+  }
+
   /** Gives every waiting queue of the team another try now (the team ended, a member shut down, an inbox changed). */
   kickAll(rt: TeamRuntime): void {
     for (const o of rt.outboxes.values()) o.kick();
