@@ -10,7 +10,8 @@ import { AdmissionError } from '../claude/inbox-writer.js';
 import type { TerminalHost } from '../terminal/types.js';
 import type { TeamRuntime } from '../team-runtime.js';
 import type { SentState } from './journal.js';
-import { admitToTerminal, type TerminalChannelContext } from './terminal-channel.js';
+import { pastePieces } from '../claude/lead-screen.js';
+import { admitToTerminal, untyped, type TerminalChannelContext } from './terminal-channel.js';
 
 const RULE = '─'.repeat(40);
 const screenWith = (box: string) => `Claude Code\n${RULE}\n${box}\n${RULE}\n  ⏵⏵ bypass permissions on`;
@@ -129,6 +130,39 @@ describe('the terminal channel', () => {
     expect(await admitToTerminal(ctx, runtime(), sent('typed before the crash', { attemptedAt: Date.now() - 200 }), noAttempt)).toEqual({ duplicate: false });
     expect(keys).toEqual(['\r']);
     expect(typed).toEqual([]);
+  });
+
+  it('after a crash between two pieces, types only the pieces that had not gone (the box held the first ones)', async () => {
+    const text = `${'a'.repeat(790)} ${'b'.repeat(600)}`;
+    const pieces = pastePieces(text);
+    expect(pieces.length).toBe(2);
+    screen = screenWith(`❯ ${pieces[0]}`);
+    expect(await admitToTerminal(ctx, runtime(), sent(text, { attemptedAt: Date.now() - 200 }), noAttempt)).toEqual({ duplicate: false });
+    expect(typed).toEqual([[pieces[1]]]);
+    expect(keys).toEqual([]);
+    // Without an attempt of its own, text in the box is the user's: nothing is typed.
+    screen = screenWith(`❯ ${pieces[0]}`);
+    await expect(admitToTerminal(ctx, runtime(), sent(text, { id: 'm2' }), noAttempt)).rejects.toMatchObject({ code: 'EBUSYBOX' });
+    expect(untyped('something of my own', text)).toBeUndefined();
+    expect(untyped(`${text}  `, text)).toEqual([]);
+  });
+
+  it('is not accepted while Claude leaves the submitted line in the box (an @name whose inbox stayed locked); the next try presses Enter', async () => {
+    let t = Date.now();
+    const slow: TerminalChannelContext = { ...ctx, now: () => (t += 500) };
+    const stuck = { ...host, typeTurn: async (_id: string, p: readonly string[]) => {
+        typed.push(p);
+        screen = screenWith(`❯ ${p.join('')}`);
+      },
+      input: (_id: string, d: string) => void keys.push(d),
+    } as unknown as TerminalHost;
+    const m = sent('check the build', { to: 'researcher' });
+    await expect(admitToTerminal({ ...slow, terminals: stuck }, runtime(), m, noAttempt)).rejects.toMatchObject({ code: 'ENOTTAKEN' });
+    expect(typed).toEqual([['@researcher check the build']]);
+    // The box still shows it: the retry presses only Enter (and this time the box clears).
+    expect(await admitToTerminal(slow, runtime(), { ...m, attemptedAt: Date.now() - 100 }, noAttempt)).toEqual({ duplicate: false });
+    expect(keys).toEqual(['\r']);
+    expect(typed).toHaveLength(1);
   });
 
   it('is undeliverable once the terminal has exited or the team has ended', async () => {

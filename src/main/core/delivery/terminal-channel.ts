@@ -137,18 +137,48 @@ export async function admitToTerminal(ctx: TerminalChannelContext, rt: TeamRunti
   const pending = inputText(box);
   const line = typedLine(rt, s);
   if (pending !== '') {
-    // Typed before a crash, Enter not yet pressed: press it now instead of typing again.
-    if (s.attemptedAt !== undefined && sameText(pending.replace(/\n\s*/g, '\n'), line)) {
-      ctx.terminals.input(term.id, '\r');
-      await waitForEmptyBox(ctx, term.id, ctx.now() + SUBMIT_WAIT_MS);
-      return { duplicate: false };
-    }
-    throw new AdmissionError(`there is unsent text in the lead's input box; this goes once the box is empty`, true, 'EBUSYBOX');
+    // Typed before a crash, not submitted: press Enter, or type the pieces that did not go yet.
+    const rest = s.attemptedAt !== undefined ? untyped(pending, line) : undefined;
+    if (rest === undefined) throw new AdmissionError(`there is unsent text in the lead's input box; this goes once the box is empty`, true, 'EBUSYBOX');
+    if (rest.length === 0) ctx.terminals.input(term.id, '\r');
+    else await ctx.terminals.typeTurn(term.id, rest);
+    return submitted(ctx, term.id, line);
   }
   await attempt();
   // In pieces Claude takes inline: one large paste would arrive wrapped as pasted material
   // (and a multi-line `@name` paste would become a lead turn).
   await ctx.terminals.typeTurn(term.id, pastePieces(line));
-  await waitForEmptyBox(ctx, term.id, ctx.now() + SUBMIT_WAIT_MS);
+  return submitted(ctx, term.id, line);
+}
+
+/**
+ * What is left to type of `line` when the box holds `pending`: [] (only Enter) when it is all
+ * there, the pieces not pasted yet when the box holds the first ones (the engine died between
+ * two pieces), undefined when the box holds anything else (the user's own text).
+ */
+export function untyped(pending: string, line: string): string[] | undefined {
+  const shown = pending.replace(/\n\s*/g, '\n');
+  const pieces = pastePieces(line);
+  for (let k = pieces.length; k >= 1; k--) {
+    if (!sameText(shown, pieces.slice(0, k).join(''))) continue;
+    const rest = pieces.slice(k);
+    return rest.join('').trim() === '' ? [] : rest;
+  }
+  return undefined;
+}
+
+/**
+ * After Enter: the box clears once Claude took the turn. Still holding the message after a
+ * while, Claude did not take it (an `@name` whose inbox stayed locked leaves the line in the
+ * box): the send waits as queued, and its next try presses Enter again rather than saying
+ * `accepted` for text that sits in the box.
+ */
+async function submitted(ctx: TerminalChannelContext, id: string, line: string): Promise<{ duplicate: boolean }> {
+  if (await waitForEmptyBox(ctx, id, ctx.now() + SUBMIT_WAIT_MS)) return { duplicate: false };
+  const box = inputBox(await ctx.terminals.screenText(id));
+  const left = box === undefined ? '' : inputText(box);
+  if (left !== '' && untyped(left, line)?.length === 0) {
+    throw new AdmissionError(`Claude has not taken the message from the lead's input box yet; Enter is pressed again`, true, 'ENOTTAKEN');
+  }
   return { duplicate: false };
 }
