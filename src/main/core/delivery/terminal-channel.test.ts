@@ -145,6 +145,10 @@ describe('the terminal channel', () => {
     await expect(admitToTerminal(ctx, runtime(), sent(text, { id: 'm2' }), noAttempt)).rejects.toMatchObject({ code: 'EBUSYBOX' });
     expect(untyped('something of my own', text)).toBeUndefined();
     expect(untyped(`${text}  `, text)).toEqual([]);
+    // As the box shows a long line: wrapped at its width, the rest indented.
+    const wrapped = text.match(/.{1,76}/g)!.join('\n  ');
+    expect(untyped(wrapped, text)).toEqual([]);
+    expect(untyped(pieces[0]!.match(/.{1,76}/g)!.join('\n  '), text)).toEqual([pieces[1]]);
   });
 
   it('is not accepted while Claude leaves the submitted line in the box (an @name whose inbox stayed locked); the next try presses Enter', async () => {

@@ -157,10 +157,14 @@ export async function admitToTerminal(ctx: TerminalChannelContext, rt: TeamRunti
  * two pieces), undefined when the box holds anything else (the user's own text).
  */
 export function untyped(pending: string, line: string): string[] | undefined {
-  const shown = pending.replace(/\n\s*/g, '\n');
+  // The box wraps a long line at its width, at a space or inside a word, and indents the rest:
+  // its text is compared with every blank taken out.
+  const squash = (t: string) => unwrapPasted(t).replace(/\s+/g, '');
+  const shown = squash(pending);
+  if (shown === '') return undefined;
   const pieces = pastePieces(line);
   for (let k = pieces.length; k >= 1; k--) {
-    if (!sameText(shown, pieces.slice(0, k).join(''))) continue;
+    if (squash(pieces.slice(0, k).join('')) !== shown) continue;
     const rest = pieces.slice(k);
     return rest.join('').trim() === '' ? [] : rest;
   }
