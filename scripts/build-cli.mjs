@@ -27,15 +27,16 @@ export const BUILD_ID_PREFIX = '// teamdeck-cli build ';
 
 /**
  * Loaded from node_modules at run time rather than bundled: native addons (a compiled .node
- * file cannot be bundled), the optional native speed-ups `ws` looks for, and Electron.
+ * file cannot be bundled), the optional native speed-ups `ws` looks for, Electron, and the
+ * search index's SQLite (its loader finds its .wasm file next to itself).
  */
-const NATIVE = ['@lydell/node-pty', 'bufferutil', 'utf-8-validate', 'electron'];
+const NATIVE = ['@lydell/node-pty', 'bufferutil', 'utf-8-validate', 'electron', 'node-sqlite3-wasm'];
 
 /**
  * `teamdeck` must start without any of these: a command that needs one loads it itself, in an
  * `await import()` on its own path (see the command list in src/cli/main.ts).
  */
-const NOT_AT_START = ['@lydell/node-pty', 'electron'];
+const NOT_AT_START = ['@lydell/node-pty', 'electron', 'node-sqlite3-wasm'];
 
 /**
  * A module loaded on demand (`await import('./x.js')`) that is not there fails where it is

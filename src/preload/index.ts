@@ -31,6 +31,7 @@ const api = {
   detachTerminal: (id: string) => call('detachTerminal', id),
   closeTerminal: (id: string) => call('closeTerminal', id),
   exportConversation: (req: Parameters<TeamdeckCalls['exportConversation']>[0]) => call('exportConversation', req),
+  search: (req: Parameters<TeamdeckCalls['search']>[0]) => call('search', req),
   onEvent: (listener: (event: AppEvent) => void): (() => void) => {
     // The IPC event object (sender, ports) never reaches the page: only the payload does.
     const handler = (_e: IpcRendererEvent, event: AppEvent) => listener(event);

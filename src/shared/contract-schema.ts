@@ -97,6 +97,21 @@ export const exportRequestSchema = z.strictObject({
   timeZone: timeZoneSchema.optional(),
 });
 
+/** search: the longest query, and how many hits one page may ask for. */
+export const MAX_SEARCH_QUERY = 1_000;
+export const SEARCH_LIMIT_RANGE = { min: 1, max: 200 } as const;
+
+export const searchRequestSchema = z.strictObject({
+  query: z
+    .string()
+    .max(MAX_SEARCH_QUERY, { error: `must be at most ${MAX_SEARCH_QUERY} characters`, abort: true })
+    .refine((s) => s.trim().length > 0, 'must not be empty')
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL'),
+  team: nameSchema.optional(),
+  limit: z.number().int().min(SEARCH_LIMIT_RANGE.min).max(SEARCH_LIMIT_RANGE.max).optional(),
+  before: z.string().max(40).regex(/^[0-9]{1,20}$/, 'must be a cursor from an earlier page').optional(),
+});
+
 export const settingsPatchSchema = z.strictObject({
   teamsDir: z
     .string()
@@ -163,6 +178,7 @@ export const callArgsSchemas = {
   detachTerminal: z.tuple([terminalIdSchema]),
   closeTerminal: z.tuple([terminalIdSchema]),
   exportConversation: z.tuple([exportRequestSchema]),
+  search: z.tuple([searchRequestSchema]),
 } as const satisfies Record<CallName, z.ZodType>;
 
 export type CallArgs<N extends CallName> = Parameters<TeamdeckCalls[N]>;

@@ -41,6 +41,47 @@ export interface ExportFile {
   count: number;
 }
 
+/** Search across every team's history: words and phrases, newest first. */
+export interface SearchRequest {
+  /** Words (all must match; `word*` matches as a prefix) and "quoted phrases"; at most 1,000 characters. */
+  query: string;
+  /** One team's messages only (its id); absent: every team, running and ended. */
+  team?: string;
+  /** Hits per page: 1..200 (default 50). */
+  limit?: number;
+  /** The `next` of the page before: the hits older than it. */
+  before?: string;
+}
+
+/** Who wrote a hit: you, a member answering you (its thread), or teammates to each other (the feed). */
+export type SearchDirection = 'you' | 'member' | 'team';
+
+export interface SearchHit {
+  team: string;
+  teamName: string;
+  /** The member whose thread with you shows the message; absent: teammates' traffic, in the feed. */
+  member?: string;
+  messageId: string;
+  /** ms since the epoch. */
+  time: number;
+  direction: SearchDirection;
+  from: string;
+  to: string;
+  /** Plain text around the matches (never HTML); `ranges` are [start, end) offsets of each match in it (UTF-16). */
+  snippet: { text: string; ranges: [number, number][] };
+}
+
+export interface SearchResult {
+  hits: SearchHit[];
+  /** There are older hits than this page: ask again with `before: next`. */
+  more: boolean;
+  next?: string;
+  /** The index is being rebuilt from the journals: the hits are from what is indexed so far. */
+  building: boolean;
+  /** While building: how far, 0..1. */
+  progress?: number;
+}
+
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
 export interface ApiError {
@@ -143,6 +184,8 @@ export interface TeamdeckCalls {
   closeTerminal(id: string): Promise<Result<null>>;
   /** A member's thread with the user, or the whole team, as a Markdown or JSON file's text. */
   exportConversation(req: ExportRequest): Promise<Result<ExportFile>>;
+  /** Every team's messages that match the words and phrases, newest first. */
+  search(req: SearchRequest): Promise<Result<SearchResult>>;
 }
 
 export type CallName = keyof TeamdeckCalls;
@@ -170,6 +213,7 @@ export const CALL_NAMES = [
   'detachTerminal',
   'closeTerminal',
   'exportConversation',
+  'search',
 ] as const satisfies readonly CallName[];
 
 /** What the renderer receives: the calls plus one subscription that returns its unsubscribe. */

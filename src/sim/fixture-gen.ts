@@ -129,6 +129,8 @@ export interface GenOptions {
   cwd?: string;
   /** Replace team folders that already exist (default: refuse). */
   force?: boolean;
+  /** Write only the teams with these indexes (from inclusive, to exclusive): the same bytes as the whole run writes for them. */
+  only?: { from: number; to: number };
 }
 
 export interface GenInbox {
@@ -522,6 +524,7 @@ export async function generateTeams(opts: GenOptions): Promise<GenResult> {
   // The long thread goes to the team listed first (by folder name): the one the app opens first.
   const longIn = names.map(teamDirName).reduce((best, id, i, ids) => (id < ids[best]! ? i : best), 0);
   for (let ti = 0; ti < nTeams; ti++) {
+    if (opts.only && (ti < opts.only.from || ti >= opts.only.to)) continue;
     const name = names[ti]!;
     const rng = createRng(seed, `team:${ti}`);
     const words = new Words(rng);

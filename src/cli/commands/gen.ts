@@ -1,6 +1,7 @@
 import { resolveTeamsRoot } from '../../main/core/claude/paths.js';
 import { intOpt, noPositionals, stringOpt, UsageError, type Parsed } from '../args.js';
 import type { Command } from '../command.js';
+import type { Io } from '../io.js';
 import { table } from '../format.js';
 
 function sizeOpt(p: Parsed, name: string, parse: (s: string) => number | undefined): number | undefined {
@@ -20,12 +21,35 @@ function endOpt(p: Parsed): number | undefined {
   return t;
 }
 
+/** `--ended N`: N ended teams' history straight into the state folder (sim/ended-gen.ts), under its lock. */
+async function genEnded(p: Parsed, io: Io, n: number): Promise<number> {
+  const stateDir = p.common.stateDir;
+  if (!stateDir) throw new UsageError('--ended writes into a state folder; pass --state-dir (it will not write into the default one)');
+  const { writeEndedTeams } = await import('../../sim/ended-gen.js');
+  const { acquireStateLock } = await import('../../main/core/state-lock.js');
+  const t0 = performance.now();
+  const release = await acquireStateLock(stateDir);
+  let r;
+  try {
+    r = await writeEndedTeams({ stateDir, teams: n, members: intOpt(p, 'members', 2), messages: intOpt(p, 'messages', 0), seed: intOpt(p, 'seed', 0), end: endOpt(p) });
+  } catch (e) {
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    await release();
+  }
+  const ms = performance.now() - t0;
+  if (p.common.json) io.out(JSON.stringify({ ...r, ms: Math.round(ms) }));
+  else io.out(`${r.teams.length} ended team(s), ${r.messages.toLocaleString('en')} messages of history, in ${stateDir} (${(ms / 1000).toFixed(1)} s)`);
+  return 0;
+}
+
 const mb = (n: number) => `${(n / 1e6).toFixed(n >= 1e7 ? 0 : 1)} MB`;
 
 export const genCommand: Command = {
   name: 'gen',
   summary: 'write seeded fixture teams in Claude\'s exact file format (benchmarks, load tests)',
-  usage: 'teamdeck gen --teams-dir D [--teams N] [--members M] [--messages K] [--inbox-bytes SIZE] [--seed N] ...',
+  usage: 'teamdeck gen --teams-dir D [--teams N] [--members M] [--messages K] [--inbox-bytes SIZE] [--seed N] ...\n       teamdeck gen --state-dir S --ended N [--members M] [--messages K] [--seed N] [--end T]',
   help: [
     '  --teams N       teams to write (default 1), named like Claude names them (humble-chasing-goose)',
     '  --members M     members per team, the lead included, as in config.json (default 4)',
@@ -42,6 +66,10 @@ export const genCommand: Command = {
     '  --seed N        the same seed and options write the same bytes (default 1)',
     '  --end T         time of the newest message: ISO-8601 or "now" (default 2026-02-09T16:00:00Z)',
     '  --force         replace team folders that already exist (default: refuse)',
+    '  --ended N       instead: write N ended teams into --state-dir, as Teamdeck keeps them after',
+    '                  Claude removed their folders (journal, team.json, the ended-teams index);',
+    '                  --members and --messages per team; the newest ended at --end, each earlier',
+    '                  one an hour before; the state folder\'s lock is held meanwhile',
     '',
     'The teams root must be given (--teams-dir or $TEAMDECK_TEAMS_DIR): gen never writes into a real',
     'Claude configuration by default.',
@@ -59,9 +87,12 @@ export const genCommand: Command = {
     seed: { type: 'string' },
     end: { type: 'string' },
     force: { type: 'boolean' },
+    ended: { type: 'string' },
   },
   async run(p, io) {
     noPositionals(p);
+    const ended = intOpt(p, 'ended', 1);
+    if (ended !== undefined) return genEnded(p, io, ended);
     const modeText = stringOpt(p, 'mode');
     if (modeText !== undefined && modeText !== 'flag' && modeText !== 'prune') throw new UsageError(`--mode must be flag or prune, not ${JSON.stringify(modeText)}`);
     const mode: 'flag' | 'prune' | undefined = modeText;

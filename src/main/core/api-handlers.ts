@@ -249,7 +249,9 @@ export class ApiHandlers {
       getFeed: guard('getFeed', (team: string) => this.service.feed(team)),
       send: guard('send', async (req: SendRequest) => {
         // The engine refuses an unknown team as a send problem; the contract calls it not_found.
-        await this.service.roster(req.team);
+        // A team listed as ended is refused by send itself, without its history being opened.
+        const ended = (await this.service.listTeams()).some((t) => t.state === 'ended' && (t.id === req.team || t.name === req.team));
+        if (!ended) await this.service.roster(req.team);
         return this.service.send(req);
       }),
       getSettings: guard('getSettings', async () => this.opts.settings.get()),

@@ -242,6 +242,11 @@ export class LiveViews {
     this.watches.retain(keep);
   }
 
+  /** An ended team was closed (ended-teams.ts): its task board goes with it. */
+  forget(team: string): void {
+    this.boards.delete(team);
+  }
+
   close(): void {
     this.watches.close();
   }

@@ -1,6 +1,6 @@
 // The facade every shell (Electron main, the CLI, the browser host) uses. Implemented by
 // TeamService in team-service.ts.
-import type { AppEvent, ExportFile, ExportRequest } from '../../shared/contract.js';
+import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
 import type {
   ChannelOption,
   LaunchRequest,
@@ -109,4 +109,6 @@ export interface TeamServiceApi {
   closeTerminal(id: string): Promise<void>;
   /** A member's thread with the user (`member`), or every message of the team, as a Markdown or JSON file. */
   export(req: ExportRequest): Promise<ExportFile>;
+  /** Every team's messages (or one team's) matching the words and phrases, newest first, a page at a time. */
+  search(req: SearchRequest): Promise<SearchResult>;
 }

@@ -14,6 +14,7 @@ import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude
 import { forEachConcurrently } from './concurrently.js';
 import type { Deliveries } from './delivery/deliveries.js';
 import { COMPACT_AFTER, Journal } from './delivery/journal.js';
+import { EndedTeams } from './ended-teams.js';
 import { noteEvent, noteObserved } from './history/ingest.js';
 import { ingestInbox } from './history/inbox-ingest.js';
 import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMeta, type TeamMeta } from './history/team-meta.js';
@@ -47,6 +48,8 @@ export interface DirectoryContext {
   scheduleSeenPoll: () => void;
   /** Every row a transcript poll read, per agent (live activity and timelines). */
   onTranscriptRows?: (rt: TeamRuntime, rows: TranscriptFindings['rows']) => void;
+  /** An ended team was closed to save memory: what else holds it lets go (see ended-teams.ts). */
+  onEvict?: (rt: TeamRuntime) => void;
 }
 
 export class TeamDirectory {
@@ -57,8 +60,19 @@ export class TeamDirectory {
   readonly globalProblems = new Map<string, TeamProblem>();
   /** Reads only the appended tail of a huge inbox that grew by appends. */
   readonly inboxReader = new InboxReader();
+  /** Ended teams listed from the index, opened on demand, a few kept open. */
+  readonly ended: EndedTeams;
 
-  constructor(readonly ctx: DirectoryContext) {}
+  constructor(readonly ctx: DirectoryContext) {
+    this.ended = new EndedTeams({
+      stateDir: ctx.stateDir,
+      teams: this.teams,
+      senderName: ctx.senderName,
+      problem: (p) => this.problem(p),
+      isOpening: (id) => this.opening.has(id),
+      onEvict: (rt) => ctx.onEvict?.(rt),
+    });
+  }
 
   get teamsRoot(): string {
     return this.ctx.teamsRoot;
@@ -128,12 +142,17 @@ export class TeamDirectory {
       }
     }
     if (includeRemembered) {
-      for (const id of await listJournalTeams(this.ctx.stateDir)) {
+      // Ended teams are listed from the index; only those it does not know (ended while
+      // Teamdeck was away) or with sends still waiting are opened.
+      const remembered = (await listJournalTeams(this.ctx.stateDir)).filter((id) => !present.has(id));
+      await this.ended.load(remembered);
+      for (const id of remembered) {
         if (this.ctx.stopping()) return;
-        if (!present.has(id) && !this.teams.has(id) && (await this.openTeam(id))) changed = true;
+        if (!this.teams.has(id) && !this.ended.listOnly(id) && (await this.openTeam(id))) changed = true;
       }
     }
     if (changed) this.ctx.emit({ type: 'teams', teams: this.summaries() });
+    await this.ended.evict();
   }
 
   async folderPresent(id: string): Promise<boolean> {
@@ -159,6 +178,8 @@ export class TeamDirectory {
           const rt = this.teams.get(id);
           if (rt) this.ctx.emit({ type: 'roster', team: id, roster: this.rosterOf(rt) });
         }
+        this.ended.touch(id);
+        void this.ended.evict();
       });
       this.opening.set(id, p);
     }
@@ -202,6 +223,8 @@ export class TeamDirectory {
     if (folder) {
       for (const owner of rt.owners) await ingestInbox(this, rt, owner, false);
       this.rebuildMembers(rt);
+      // Running (again, if it was listed as ended): checkLiveness may end it right away.
+      this.ended.forget(id);
       this.checkLiveness(rt, false);
     } else {
       rt.members = mergeMembers(buildMembers(undefined, [], rt.state.observed.values()), meta?.members ?? []);
@@ -217,6 +240,7 @@ export class TeamDirectory {
   /** A team folder of an ended team's name is there again: read it as a running team. */
   async reopenTeam(rt: TeamRuntime): Promise<boolean> {
     rt.ended = undefined;
+    this.ended.forget(rt.id);
     await this.loadConfig(rt, false);
     rt.owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, rt.id).inboxes);
     for (const owner of rt.owners) await ingestInbox(this, rt, owner, false);
@@ -280,6 +304,7 @@ export class TeamDirectory {
     rt.ended = { at: this.ctx.now(), reason };
     this.ctx.delivery.kickAll(rt);
     await this.rememberTeam(rt).catch(() => {});
+    this.ended.note(rt);
     if (!announce) return;
     this.ctx.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
     this.ctx.emit({ type: 'teams', teams: this.summaries() });
@@ -342,9 +367,17 @@ export class TeamDirectory {
       if (!isSafeSegment(c)) continue;
       // A team still being read is waited for: its roster and history are not complete yet.
       const rt = this.opening.has(c) ? await this.opening.get(c) : (this.teams.get(c) ?? (await this.openTeam(c)));
-      if (rt) return rt;
+      if (rt) {
+        this.ended.touch(rt.id);
+        return rt;
+      }
     }
     for (const rt of this.teams.values()) if (rt.config?.name === team) return rt;
+    const listed = this.ended.listedByName(team);
+    if (listed) {
+      const rt = await this.openTeam(listed.id);
+      if (rt) return rt;
+    }
     for (const c of candidates) {
       const broken = this.globalProblems.get(`journal:journal/${c}`);
       if (broken && !this.teams.has(c)) throw new TeamNotFoundError(`team ${c} is unavailable: ${broken.message}`);
@@ -373,6 +406,7 @@ export class TeamDirectory {
     return [...this.teams.values()]
       .map((rt) => this.summaryOf(rt))
       .concat(unopened.map((s) => ({ ...s, sendAs: senderFor(s.era, this.ctx.senderName()) })))
+      .concat(this.ended.summaries().filter((s) => !this.unopened.has(s.id)))
       .sort((a, b) => a.id.localeCompare(b.id));
   }
 }

@@ -4,7 +4,7 @@
 // transcripts), delivery/ (journal, outboxes, the inbox channel), claude/ (Claude's rules, per era).
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { AppEvent, ExportFile, ExportRequest } from '../../shared/contract.js';
+import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
 import type {
   ChannelKind,
   ChannelOption,
@@ -34,6 +34,7 @@ import { checkTarget, checkText, findMember } from './delivery/send-checks.js';
 import { ingestInbox } from './history/inbox-ingest.js';
 import { pollTranscripts } from './history/transcript-receipts.js';
 import { buildExport } from './history/export.js';
+import { SearchIndex } from './search/search-index.js';
 import { feedOf, sentToThread, threadOf } from './history/views.js';
 import { DEFAULT_IDLE_THRESHOLD_MS } from './presence.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
@@ -88,6 +89,8 @@ export class TeamService implements TeamServiceApi {
   private readonly hosted: HostedTerminals;
   /** Claude's messaging sockets: Teamdeck's own beside each lead's, for leads it did not launch. */
   private readonly sockets: SocketChannel;
+  /** Every team's history, searchable: follows the journals (search/). */
+  private readonly searchIndex: SearchIndex;
 
   /**
    * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
@@ -157,6 +160,10 @@ export class TeamService implements TeamServiceApi {
       scheduleSeenPoll: () => this.scheduleSeenPoll(),
       onTranscriptRows: (rt, rows) => this.live.onTranscriptRows(rt, rows),
     });
+    this.searchIndex = new SearchIndex({
+      stateDir: this.stateDir,
+      onProblem: (message) => this.dir.problem({ kind: 'journal', file: 'search/index.sqlite', message }),
+    });
     this.live = new LiveViews({
       configDir: this.configDir,
       now: this.now,
@@ -198,6 +205,8 @@ export class TeamService implements TeamServiceApi {
         await this.live.tick();
       }
       if (this.watchEnabled) {
+        // After the teams are read: a first build of the index never slows the window's start.
+        void Promise.resolve(this.background).then(() => (this.stopping ? undefined : this.searchIndex.start()));
         this.startWatching();
         this.rescanTimer = setInterval(() => void this.tick(), this.rescanMs);
         this.rescanTimer.unref?.();
@@ -219,6 +228,7 @@ export class TeamService implements TeamServiceApi {
     await this.sockets.close().catch(() => {});
     // A team being read in the background finishes first: its journal is closed below.
     await this.background;
+    await this.searchIndex.stop().catch(() => {});
     for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
     await this.reads.settled();
     for (const t of this.teams.values()) await t.journal.close().catch(() => {});
@@ -476,6 +486,18 @@ export class TeamService implements TeamServiceApi {
     if (req.member !== undefined && !m) throw new TeamNotFoundError(`team ${rt.id} has no member ${JSON.stringify(req.member)}`);
     const messages = m ? threadOf(rt, m.name, m.inboxName) : feedOf(rt);
     return buildExport({ team: this.dir.summaryOf(rt), member: m, messages, exportedAt: this.now(), timeZone: req.timeZone }, req.format);
+  }
+
+  /**
+   * Messages of every team (or one) matching the words and phrases, newest first. A one-shot
+   * command waits until the index holds everything; a running engine that is still building
+   * its index answers from what is in so far (`building`).
+   */
+  async search(req: SearchRequest): Promise<SearchResult> {
+    const names = new Map(this.dir.summaries().map((t) => [t.id, t.name]));
+    let team = req.team;
+    if (team !== undefined && !names.has(team)) team = [...names].find(([, name]) => name === team)?.[0] ?? team;
+    return this.searchIndex.search({ ...req, team }, (id) => names.get(id) ?? id, !this.watchEnabled);
   }
 
   /** What every member of the team is doing now (current era: sessions file, transcripts, config). */

@@ -120,7 +120,7 @@ export class JournalError extends Error {
   }
 }
 
-function isRecord(v: unknown): v is JournalRecord {
+export function isRecord(v: unknown): v is JournalRecord {
   if (!v || typeof v !== 'object') return false;
   const r = v as Record<string, unknown>;
   if (typeof r.id !== 'string' || typeof r.at !== 'number' || typeof r.to !== 'string') return false;
@@ -219,10 +219,17 @@ interface Snapshot {
   observed: ObservedState[];
 }
 
-const SEG = /^seg-(\d{8})\.jsonl$/;
-const SNAP = /^snapshot-(\d{8})\.json$/;
-const segName = (n: number) => `seg-${String(n).padStart(8, '0')}.jsonl`;
-const snapName = (n: number) => `snapshot-${String(n).padStart(8, '0')}.json`;
+export const SEG = /^seg-(\d{8})\.jsonl$/;
+export const SNAP = /^snapshot-(\d{8})\.json$/;
+export const segName = (n: number) => `seg-${String(n).padStart(8, '0')}.jsonl`;
+export const snapName = (n: number) => `snapshot-${String(n).padStart(8, '0')}.json`;
+export type { Snapshot as JournalSnapshot };
+
+/**
+ * Told the journal folder after each batch of appends is on disk (the search index follows
+ * the journals this way). A listener must not throw and must not block: it only schedules.
+ */
+export const journalWritten = new Set<(dir: string) => void>();
 
 export interface JournalOpenResult {
   journal: Journal;
@@ -317,6 +324,7 @@ export class Journal {
           await this.fh.write(batch.map((p) => p.line).join(''));
           await this.fh.datasync();
           for (const p of batch) p.resolve();
+          for (const l of journalWritten) l(this.dir);
         } catch (e) {
           for (const p of batch) p.reject(e);
         }

@@ -2,7 +2,7 @@
 // CLI uses when the app, `teamdeck serve` or `teamdeck watch` owns the state dir. start()
 // connects and presents the token, stop() disconnects; every call goes to the owner.
 import { createConnection, type Socket } from 'node:net';
-import type { AppEvent, ExportFile, ExportRequest } from '../../../shared/contract.js';
+import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../../shared/contract.js';
 import type {
   ChannelOption,
   LaunchRequest,
@@ -205,6 +205,10 @@ export class EngineSocketClient implements TeamServiceApi {
 
   export(req: ExportRequest): Promise<ExportFile> {
     return this.call('export', req);
+  }
+
+  search(req: SearchRequest): Promise<SearchResult> {
+    return this.call('search', req);
   }
 
   /** A viewer's stream lives in the engine that owns the terminal: a CLI client cannot attach. */

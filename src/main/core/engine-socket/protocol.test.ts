@@ -54,6 +54,7 @@ describe('ENGINE_METHODS', () => {
       'queuedCount',
       'resizeTerminal',
       'roster',
+      'search',
       'send',
       'tasks',
       'terminalAvailability',
@@ -84,5 +85,9 @@ describe('ENGINE_METHODS', () => {
     expect(ENGINE_METHODS.export.safeParse([{ team: 'alpha', format: 'html' }]).success).toBe(false);
     expect(ENGINE_METHODS.export.safeParse([{ team: 'alpha', format: 'md', timeZone: 'Mars/Olympus' }]).success).toBe(false);
     expect(ENGINE_METHODS.export.safeParse([{ team: 'alpha', format: 'md', path: '/etc/passwd' }]).success).toBe(false);
+    expect(ENGINE_METHODS.search.safeParse([{ query: 'retry "upload timer"', team: 'alpha', limit: 200, before: '1830000000000000' }]).success).toBe(true);
+    for (const bad of [{ query: '' }, { query: '   ' }, { query: 'x'.repeat(1_001) }, { query: 'a', limit: 201 }, { query: 'a', limit: 0 }, { query: 'a', before: 'drop table' }, { query: 'a', sql: 'x' }]) {
+      expect(ENGINE_METHODS.search.safeParse([bad]).success, JSON.stringify(bad).slice(0, 40)).toBe(false);
+    }
   });
 });

@@ -9,7 +9,7 @@
 //   client: {"id":3,"method":"subscribe","args":[]}  then the server pushes {"event":{..}}
 import { z } from 'zod';
 import type { ApiError } from '../../../shared/contract.js';
-import { callArgsSchemas, exportRequestSchema, launchRequestSchema, sendRequestSchema, timelineLimitSchema } from '../../../shared/contract-schema.js';
+import { callArgsSchemas, exportRequestSchema, launchRequestSchema, searchRequestSchema, sendRequestSchema, timelineLimitSchema } from '../../../shared/contract-schema.js';
 import type { TeamServiceApi } from '../service-types.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -48,6 +48,7 @@ export const ENGINE_METHODS = {
   resizeTerminal: callArgsSchemas.resizeTerminal,
   closeTerminal: callArgsSchemas.closeTerminal,
   export: z.tuple([exportRequestSchema]),
+  search: z.tuple([searchRequestSchema]),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;

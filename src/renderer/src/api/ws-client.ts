@@ -160,6 +160,7 @@ export function createWsClient(opts: WsClientOptions): WsClient {
     detachTerminal: (id) => call('detachTerminal', id),
     closeTerminal: (id) => call('closeTerminal', id),
     exportConversation: (req) => call('exportConversation', req),
+    search: (req) => call('search', req),
     // The browser is the system browser here: open the link in a new tab with no opener.
     openExternal: async (url) => {
       if (typeof url !== 'string' || !isHttpUrl(url)) {

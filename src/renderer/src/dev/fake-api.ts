@@ -5,7 +5,7 @@
 // current `session-<8>` teams (sent as `teamdeck`, answers from idle notifications and
 // transcripts), running and ended, with an undeliverable message, and hosted lead terminals
 // (fake-terminals.ts): one running for a session team, and launching makes more.
-import type { AppEvent, Result, Settings, Snapshot, TeamdeckApi } from '../../../shared/contract';
+import type { AppEvent, Result, SearchHit, Settings, Snapshot, TeamdeckApi } from '../../../shared/contract';
 import type {
   DeliveryStatus,
   Frame,
@@ -581,6 +581,28 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       if (req.member !== undefined && !member) return answer(fail('not_found', `${req.member} is not a member of ${t.summary.name}`));
       const messages = member ? t.messages.filter((m) => inThread(m, member.name)) : t.messages;
       return answer(ok(buildExport({ team: summaryOf(t), member, messages, exportedAt: now(), timeZone: req.timeZone }, req.format)));
+    },
+    search(req) {
+      // Words anywhere in the text, case-insensitive: enough for the harness (the engine has the real index).
+      const words = req.query.toLowerCase().split(/[\s"]+/).filter((w) => w !== '');
+      if (words.length === 0) return answer(fail('refused', 'nothing to search for'));
+      const hits: SearchHit[] = [];
+      for (const t of teams.values()) {
+        if (req.team !== undefined && t.summary.id !== req.team) continue;
+        for (const m of t.messages) {
+          const lower = m.text.toLowerCase();
+          if (!words.every((w) => lower.includes(w))) continue;
+          const ranges = words.map((w) => [lower.indexOf(w), lower.indexOf(w) + w.length] as [number, number]).sort((a, b) => a[0] - b[0]);
+          const fromUser = m.from === 'user';
+          const member = fromUser ? m.to : t.roster.some((r) => r.name === m.from) && (m.to === 'user' || m.source !== undefined) ? m.from : undefined;
+          const hit: SearchHit = { team: t.summary.id, teamName: t.summary.name, messageId: m.id, time: m.time, direction: fromUser ? 'you' : member ? 'member' : 'team', from: m.from, to: m.to, snippet: { text: m.text, ranges } };
+          if (member) hit.member = member;
+          hits.push(hit);
+        }
+      }
+      hits.sort((a, b) => b.time - a.time);
+      const limit = req.limit ?? 50;
+      return answer(ok({ hits: hits.slice(0, limit), more: hits.length > limit, building: false }));
     },
   };
   return api;

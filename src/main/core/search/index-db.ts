@@ -1,0 +1,211 @@
+// The search index: one SQLite file with an FTS5 table (node-sqlite3-wasm: SQLite compiled to
+// WebAssembly, direct file access, no native build). A row's rowid is its time (ms) * 1024 plus
+// a slot, so FTS5's own rowid order is newest first and a page is `rowid < cursor`. Beside the
+// rows: which messages are in (team, id), and per team how far its journal was read.
+import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Database as DatabaseClass } from 'node-sqlite3-wasm';
+import { MARK_CLOSE, MARK_OPEN, type IndexRow } from './records.js';
+
+type Db = DatabaseClass;
+type Statement = ReturnType<Db['prepare']>;
+
+let Database: typeof DatabaseClass | undefined;
+
+/**
+ * Loads SQLite (compiling its WebAssembly, about 1 MB) the first time the index is opened:
+ * commands that never search never pay for it.
+ */
+async function sqlite(): Promise<typeof DatabaseClass> {
+  if (!Database) {
+    const mod = (await import('node-sqlite3-wasm')) as typeof import('node-sqlite3-wasm') & { default?: typeof import('node-sqlite3-wasm') };
+    Database = (mod.default ?? mod).Database;
+  }
+  return Database;
+}
+
+/** Bump when the tables change: an index of another version is rebuilt. */
+export const SCHEMA_VERSION = 1;
+const SLOTS = 1024;
+/** Times are clamped into what a rowid can hold exactly (a double's integers). */
+const MAX_TIME = Math.floor(Number.MAX_SAFE_INTEGER / SLOTS) - 1;
+
+/** Where a team's journal was read up to: segment number and byte offset (-1: not at all). */
+export interface Watermark {
+  seg: number;
+  off: number;
+}
+
+export interface RawHit {
+  rowid: number;
+  team: string;
+  member: string;
+  dir: string;
+  mid: string;
+  sender: string;
+  recipient: string;
+  time: number;
+  snip: string;
+}
+
+export class IndexDamagedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'IndexDamagedError';
+  }
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS progress(team TEXT PRIMARY KEY, seg INTEGER NOT NULL, off INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS ids(team TEXT NOT NULL, mid TEXT NOT NULL, PRIMARY KEY(team, mid)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
+  text, team, member UNINDEXED, dir UNINDEXED, mid UNINDEXED, sender UNINDEXED, recipient UNINDEXED, time UNINDEXED,
+  tokenize = 'unicode61 remove_diacritics 2'
+);`;
+
+export class IndexDb {
+  private insertId: Statement;
+  private insertRow: Statement;
+  private lastSlot: Statement;
+  private setMark: Statement;
+
+  private constructor(
+    readonly file: string,
+    private db: Db,
+  ) {
+    this.insertId = db.prepare('INSERT OR IGNORE INTO ids(team, mid) VALUES (?, ?)');
+    this.insertRow = db.prepare('INSERT INTO fts(rowid, text, team, member, dir, mid, sender, recipient, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    this.lastSlot = db.prepare('SELECT max(rowid) AS r FROM fts WHERE rowid >= ? AND rowid < ?');
+    this.setMark = db.prepare('INSERT OR REPLACE INTO progress(team, seg, off) VALUES (?, ?, ?)');
+  }
+
+  /**
+   * Opens the index, creating it when there is none (`created`). Throws IndexDamagedError when
+   * the file is not a usable index of this version: the caller moves it aside and rebuilds.
+   * `check`: run SQLite's quick_check (after an unclean shutdown).
+   */
+  static async open(file: string, opts: { check?: boolean } = {}): Promise<{ db: IndexDb; created: boolean; clean: boolean }> {
+    const Database = await sqlite();
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    let created = false;
+    try {
+      statSync(file);
+    } catch {
+      created = true;
+      closeSync(openSync(file, 'a', 0o600));
+    }
+    chmodSync(file, 0o600);
+    // The library locks with a `<file>.lock` folder; one left by a process that died would
+    // keep the index busy forever. Only the state dir's owner opens it, so it is stale.
+    rmSync(`${file}.lock`, { recursive: true, force: true });
+    let db: Db;
+    try {
+      db = new Database(file);
+    } catch (e) {
+      throw new IndexDamagedError(`cannot open the index: ${(e as Error).message}`);
+    }
+    try {
+      db.exec('PRAGMA synchronous = NORMAL; PRAGMA cache_size = -16000;');
+      const version = created ? undefined : IndexDb.version(db);
+      if (!created && version !== SCHEMA_VERSION) throw new IndexDamagedError(`index version ${version ?? 'unknown'}, expected ${SCHEMA_VERSION}`);
+      const clean = created || db.get("SELECT v FROM meta WHERE k = 'clean'")?.v === '1';
+      if (!created && (opts.check || !clean)) {
+        const r = db.all('PRAGMA quick_check') as { quick_check: string }[];
+        if (r.length !== 1 || r[0]!.quick_check !== 'ok') throw new IndexDamagedError(`index damaged: ${r.map((x) => x.quick_check).slice(0, 3).join('; ')}`);
+      }
+      db.exec(SCHEMA);
+      db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('version', ?), ('clean', '0')", [String(SCHEMA_VERSION)]);
+      return { db: new IndexDb(file, db), created, clean };
+    } catch (e) {
+      try {
+        db.close();
+      } catch {
+        // already unusable
+      }
+      if (e instanceof IndexDamagedError) throw e;
+      throw new IndexDamagedError(`index unreadable: ${(e as Error).message}`);
+    }
+  }
+
+  private static version(db: Db): number | undefined {
+    try {
+      const v = db.get("SELECT v FROM meta WHERE k = 'version'")?.v;
+      return typeof v === 'string' ? Number(v) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  watermarks(): Map<string, Watermark> {
+    const out = new Map<string, Watermark>();
+    for (const r of this.db.all('SELECT team, seg, off FROM progress') as { team: string; seg: number; off: number }[]) out.set(r.team, { seg: r.seg, off: r.off });
+    return out;
+  }
+
+  /** Adds rows (a message already in is skipped) and moves watermarks, in one transaction. Returns rows added. */
+  add(rows: readonly IndexRow[], marks: ReadonlyMap<string, Watermark> = new Map()): number {
+    let added = 0;
+    this.db.exec('BEGIN');
+    try {
+      for (const r of rows) {
+        if (this.insertId.run([r.team, r.id]).changes === 0) continue;
+        const base = Math.max(0, Math.min(MAX_TIME, Math.floor(r.time))) * SLOTS;
+        const last = this.lastSlot.get([base, base + SLOTS])?.r;
+        // Every slot of that millisecond taken (over 1,024 messages in it): the next free rowid after it.
+        const rowid = typeof last === 'number' ? last + 1 : base;
+        this.insertRow.run([rowid, r.text, r.team, r.member, r.direction, r.id, r.from, r.to, r.time]);
+        added++;
+      }
+      for (const [team, m] of marks) this.setMark.run([team, m.seg, m.off]);
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+    return added;
+  }
+
+  /** Newest first, below `before` (a rowid), at most `limit`. */
+  query(match: string, team: string | undefined, before: number | undefined, limit: number): RawHit[] {
+    const where = ['fts MATCH ?'];
+    const params: (string | number)[] = [match];
+    if (team !== undefined) {
+      where.push('team = ?');
+      params.push(team);
+    }
+    if (before !== undefined) {
+      where.push('rowid < ?');
+      params.push(before);
+    }
+    params.push(limit);
+    const sql = `SELECT rowid, team, member, dir, mid, sender, recipient, time,
+      snippet(fts, 0, '${MARK_OPEN}', '${MARK_CLOSE}', '…', 24) AS snip
+      FROM fts WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT ?`;
+    return this.db.all(sql, params) as unknown as RawHit[];
+  }
+
+  meta(k: string): string | undefined {
+    const v = this.db.get('SELECT v FROM meta WHERE k = ?', [k])?.v;
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  setMeta(k: string, v: string): void {
+    this.db.run('INSERT OR REPLACE INTO meta(k, v) VALUES (?, ?)', [k, v]);
+  }
+
+  count(): number {
+    return Number(this.db.get('SELECT count(*) AS n FROM ids')?.n ?? 0);
+  }
+
+  /** Marks the index closed cleanly (no check at the next open) and closes it. */
+  close(): void {
+    if (!this.db.isOpen) return;
+    try {
+      for (const st of [this.insertId, this.insertRow, this.lastSlot, this.setMark]) st.finalize();
+      this.db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('clean', '1')");
+    } finally {
+      this.db.close();
+    }
+  }
+}
