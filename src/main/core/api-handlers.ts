@@ -3,7 +3,7 @@
 // to dispatch(), which validates them before anything runs. No electron here.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ApiError, AppEvent, CallName, ExportRequest, Result, Settings, Snapshot, TeamdeckCalls } from '../../shared/contract.js';
+import type { ApiError, AppEvent, CallName, ExportRequest, Result, SearchRequest, Settings, Snapshot, TeamdeckCalls } from '../../shared/contract.js';
 import type { LaunchRequest, SendRequest } from '../../shared/types.js';
 import { validateCall } from '../../shared/contract-schema.js';
 import { resolveTeamsRoot } from './claude/paths.js';
@@ -88,6 +88,8 @@ export function toApiError(e: unknown): ApiError {
   if ((e as { code?: unknown }).code === 'not_found' || err.name === 'TeamNotFoundError') return { code: 'not_found', message };
   // A name that would resolve outside the teams root is a refusal, not a crash.
   if (err.name === 'PathEscapeError') return { code: 'refused', message };
+  // A search with nothing to look for.
+  if (err.name === 'SearchQueryError') return { code: 'refused', message };
   // A terminal call on an unknown terminal, or one the host cannot carry out.
   if (err.name === 'TerminalError') return { code: (e as { code?: unknown }).code === 'not_found' ? 'not_found' : 'refused', message };
   return { code: 'internal', message: message || 'internal error' };
@@ -309,6 +311,7 @@ export class ApiHandlers {
         return null;
       }),
       exportConversation: guard('exportConversation', (req: ExportRequest) => this.service.export(req)),
+      search: guard('search', (req: SearchRequest) => this.service.search(req)),
       openExternal: guard('openExternal', async (url: string) => {
         if (!this.opts.openExternal) throw new RefusedError('this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.

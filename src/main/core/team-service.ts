@@ -159,6 +159,7 @@ export class TeamService implements TeamServiceApi {
       schedule: (key) => this.reads.schedule(key),
       scheduleSeenPoll: () => this.scheduleSeenPoll(),
       onTranscriptRows: (rt, rows) => this.live.onTranscriptRows(rt, rows),
+      onEvict: (rt) => this.live.forget(rt.id),
     });
     this.searchIndex = new SearchIndex({
       stateDir: this.stateDir,
@@ -231,6 +232,7 @@ export class TeamService implements TeamServiceApi {
     await this.searchIndex.stop().catch(() => {});
     for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
     await this.reads.settled();
+    await this.dir.ended.close();
     for (const t of this.teams.values()) await t.journal.close().catch(() => {});
     await this.release?.();
     this.release = undefined;
@@ -377,6 +379,9 @@ export class TeamService implements TeamServiceApi {
 
   async send(req: SendRequest): Promise<SendResult> {
     checkText(req);
+    // An ended team listed from the index is refused as it is: its history is not even opened.
+    const ended = this.dir.ended.refusal(req.team);
+    if (ended) throw new SendRefusedError(ended);
     // Everything from here to the journal append runs without yielding when the team is
     // already open, so concurrent sends are journaled (and so delivered) in call order.
     let rt: TeamRuntime;
