@@ -20,6 +20,7 @@ export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['roster', async () => (await import('./commands/roster.js')).rosterCommand],
   ['thread', async () => (await import('./commands/thread.js')).threadCommand],
   ['export', async () => (await import('./commands/export.js')).exportCommand],
+  ['search', async () => (await import('./commands/search.js')).searchCommand],
   ['activity', async () => (await import('./commands/activity.js')).activityCommand],
   ['tasks', async () => (await import('./commands/tasks.js')).tasksCommand],
   ['needs', async () => (await import('./commands/needs.js')).needsCommand],

@@ -501,7 +501,11 @@ export class TeamService implements TeamServiceApi {
   async search(req: SearchRequest): Promise<SearchResult> {
     const names = new Map(this.dir.summaries().map((t) => [t.id, t.name]));
     let team = req.team;
-    if (team !== undefined && !names.has(team)) team = [...names].find(([, name]) => name === team)?.[0] ?? team;
+    if (team !== undefined && !names.has(team)) {
+      const byName = [...names].find(([, name]) => name === team)?.[0];
+      if (byName === undefined) throw new TeamNotFoundError(`no team ${JSON.stringify(team)} in ${this.teamsRoot}`);
+      team = byName;
+    }
     return this.searchIndex.search({ ...req, team }, (id) => names.get(id) ?? id, !this.watchEnabled);
   }
 

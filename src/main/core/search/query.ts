@@ -8,7 +8,8 @@ export const MAX_QUERY_LENGTH = 1_000;
 export const MAX_TERMS = 32;
 
 export class SearchQueryError extends Error {
-  readonly code = 'invalid_query';
+  // A refusal like any bad input: nothing was looked up (exit 2, `refused` over the contract).
+  readonly code = 'refused';
   constructor(message: string) {
     super(message);
     this.name = 'SearchQueryError';
