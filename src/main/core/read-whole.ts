@@ -38,14 +38,24 @@ export class UnreadableFileError extends Error {
 }
 
 /**
- * A small file of another program's (a sessions or task file): never through a symbolic link
- * (O_NOFOLLOW, so a link swapped in after an lstat is refused too), a regular file only, and at
- * most `max` bytes (a file that grows past it while read is refused, not cut).
+ * Opens a file of another program's for reading without ever blocking or following a final
+ * link: O_NOFOLLOW (a link swapped in after an lstat is refused too) and O_NONBLOCK (opening a
+ * FIFO for reading otherwise waits for a writer, forever, holding one of libuv's four threads;
+ * the caller's fstat then refuses it as not a file). No effect on a regular file's reads.
+ */
+export function openNoFollow(path: string) {
+  return open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
+}
+
+/**
+ * A small file of another program's (a sessions, task or config file): never through a symbolic
+ * link, never blocking on a FIFO (openNoFollow), a regular file only, and at most `max` bytes
+ * (a file that grows past it while read is refused, not cut).
  */
 export async function readBounded(path: string, max: number): Promise<Buffer> {
   let fh;
   try {
-    fh = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    fh = await openNoFollow(path);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new UnreadableFileError('link', 'is a symbolic link; not followed');
     throw e;

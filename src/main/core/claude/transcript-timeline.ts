@@ -2,7 +2,7 @@
 // transcript grows without bound (a long session reaches hundreds of MB), so only its last
 // bytes are read: the first, possibly cut, line of that window is dropped, and so are lines too
 // long to be anything but a pasted file or an image.
-import { constants, open } from 'node:fs/promises';
+import { openNoFollow } from '../read-whole.js';
 import type { TimelineItem } from '../../../shared/types.js';
 import { timelineItems, type Row } from './transcript-rows.js';
 
@@ -16,11 +16,11 @@ export interface TimelineRead {
   cut: boolean;
 }
 
-/** The last `limit` timeline items of the transcript at `path` (never through a link). */
+/** The last `limit` timeline items of the transcript at `path` (never through a link, never a FIFO). */
 export async function readTimeline(path: string, limit: number, windowBytes = TIMELINE_WINDOW_BYTES): Promise<TimelineRead> {
   let fh;
   try {
-    fh = await open(path, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+    fh = await openNoFollow(path);
   } catch {
     return { items: [], cut: false };
   }
