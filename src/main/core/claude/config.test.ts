@@ -1,8 +1,9 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, open, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../../../test/helpers/tmp.js';
-import { parseTeamConfig, readTeamConfig } from './config.js';
+import { MAX_CONFIG_BYTES, parseTeamConfig, readTeamConfig } from './config.js';
 
 // The example from the format document, plus fields no version has written yet.
 const EXAMPLE = {
@@ -130,6 +131,22 @@ describe('readTeamConfig', () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'config.json'));
     const r = await readTeamConfig(join(dir, 'config.json'));
-    expect(r).toEqual({ kind: 'invalid', message: expect.stringMatching(/cannot be read \(EISDIR\)/) });
+    expect(r).toEqual({ kind: 'invalid', message: 'config.json is not a file' });
+  });
+
+  it('never reads through a link, never blocks on a FIFO, never reads a huge file', async () => {
+    const dir = await tempDir();
+    await writeFile(join(dir, 'elsewhere.json'), JSON.stringify({ name: 'secret' }));
+    await mkdir(join(dir, 'linked'));
+    await symlink(join(dir, 'elsewhere.json'), join(dir, 'linked', 'config.json'));
+    expect(await readTeamConfig(join(dir, 'linked', 'config.json'))).toEqual({ kind: 'invalid', message: 'config.json is a symbolic link; not followed' });
+    await mkdir(join(dir, 'fifo'));
+    execFileSync('mkfifo', [join(dir, 'fifo', 'config.json')]);
+    expect(await readTeamConfig(join(dir, 'fifo', 'config.json'))).toEqual({ kind: 'invalid', message: 'config.json is not a file' });
+    await mkdir(join(dir, 'huge'));
+    const fh = await open(join(dir, 'huge', 'config.json'), 'w');
+    await fh.truncate(MAX_CONFIG_BYTES + 1);
+    await fh.close();
+    expect(await readTeamConfig(join(dir, 'huge', 'config.json'))).toEqual({ kind: 'invalid', message: `config.json is ${MAX_CONFIG_BYTES + 1} bytes; at most ${MAX_CONFIG_BYTES} are read` });
   });
 });

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { readBounded, UnreadableFileError } from '../read-whole.js';
 
 // Unknown fields are kept (looseObject) and ignored: Claude adds fields between versions.
 const memberSchema = z.looseObject({
@@ -100,6 +100,9 @@ export function parseTeamConfig(text: string): ConfigRead {
   };
 }
 
+/** A config.json larger than this is not read (Claude's are a few KB, a big team's some hundred). */
+export const MAX_CONFIG_BYTES = 8 * 1024 * 1024;
+
 /** Parse attempts for config.json: Claude rewrites it in place (write, then truncate), so a read can be torn. */
 const CONFIG_READ_ATTEMPTS = 4;
 const CONFIG_RETRY_MS = 50;
@@ -107,6 +110,8 @@ const CONFIG_RETRY_MS = 50;
 /**
  * Reads config.json. A failed parse is retried a few times ~50 ms apart before it is reported
  * invalid: current Claude rewrites the file in place, and a reader can catch it half written.
+ * Never through a symbolic link (it could lead outside Claude's folder), never a FIFO, at most
+ * MAX_CONFIG_BYTES.
  */
 export async function readTeamConfig(path: string, attempts = CONFIG_READ_ATTEMPTS): Promise<ConfigRead> {
   let last: ConfigRead = { kind: 'missing' };
@@ -114,8 +119,9 @@ export async function readTeamConfig(path: string, attempts = CONFIG_READ_ATTEMP
     if (i > 0) await new Promise((r) => setTimeout(r, CONFIG_RETRY_MS));
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = (await readBounded(path, MAX_CONFIG_BYTES)).toString('utf8');
     } catch (e) {
+      if (e instanceof UnreadableFileError) return { kind: 'invalid', message: `config.json ${e.message}` };
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') return { kind: 'missing' };
       return { kind: 'invalid', message: `config.json cannot be read (${code ?? (e as Error).message})` };
