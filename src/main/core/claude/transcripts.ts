@@ -4,8 +4,9 @@
 // newline; a file that shrank was rewritten and is read again from the start).
 //   lead:                 <config>/projects/<slug>/<leadSessionId>.jsonl
 //   in-process teammate:  <config>/projects/<slug>/<leadSessionId>/subagents/agent-a<name>-<hex>.jsonl
-import { open, readdir, readFile, lstat } from 'node:fs/promises';
+import { readdir, readFile, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openNoFollow } from '../read-whole.js';
 
 /** Bytes read from one transcript in one poll, at most; the rest waits for the next poll. */
 const MAX_READ_PER_POLL = 8 * 1024 * 1024;
@@ -77,6 +78,8 @@ export class JsonlTail {
   private partial = Buffer.alloc(0);
   private ino: number | undefined;
   private atEnd = false;
+  /** Inside a line longer than MAX_LINE: everything up to its newline is dropped. */
+  private skipping = false;
   /** The last read began at the end of the file as the read before it left it. */
   wasLive = false;
 
@@ -97,6 +100,7 @@ export class JsonlTail {
       this.offset = 0;
       this.partial = Buffer.alloc(0);
       this.atEnd = false;
+      this.skipping = false;
     }
     this.ino = st.ino;
     this.wasLive = this.atEnd;
@@ -106,20 +110,35 @@ export class JsonlTail {
     }
     const length = Math.min(st.size - this.offset, MAX_READ_PER_POLL);
     const buf = Buffer.alloc(length);
-    const fh = await open(this.path, 'r');
     let n: number;
     try {
-      ({ bytesRead: n } = await fh.read(buf, 0, length, this.offset));
-    } finally {
-      await fh.close();
+      const fh = await openNoFollow(this.path);
+      try {
+        if (!(await fh.stat()).isFile()) return [];
+        ({ bytesRead: n } = await fh.read(buf, 0, length, this.offset));
+      } finally {
+        await fh.close();
+      }
+    } catch {
+      return []; // swapped for a link or gone since the lstat
     }
     this.offset += n;
     this.atEnd = this.offset >= st.size;
-    const data = this.partial.length ? Buffer.concat([this.partial, buf.subarray(0, n)]) : buf.subarray(0, n);
+    let data = this.partial.length ? Buffer.concat([this.partial, buf.subarray(0, n)]) : buf.subarray(0, n);
+    const rows: Record<string, unknown>[] = [];
+    if (this.skipping) {
+      // The rest of a line too long to read: none of it is a row, up to its newline.
+      const nl = data.indexOf(0x0a);
+      if (nl < 0) return rows;
+      data = data.subarray(nl + 1);
+      this.skipping = false;
+    }
     const lastNl = data.lastIndexOf(0x0a);
     this.partial = Buffer.from(lastNl < 0 ? data : data.subarray(lastNl + 1));
-    if (this.partial.length > MAX_LINE) this.partial = Buffer.alloc(0);
-    const rows: Record<string, unknown>[] = [];
+    if (this.partial.length > MAX_LINE) {
+      this.partial = Buffer.alloc(0);
+      this.skipping = true;
+    }
     if (lastNl < 0) return rows;
     for (const line of data.subarray(0, lastNl).toString('utf8').split('\n')) {
       if (line.length === 0 || line.length > MAX_LINE) continue;
@@ -291,6 +310,8 @@ export class TranscriptWatch {
     const sub = join(dir, this.leadSessionId, 'subagents');
     let names: string[];
     try {
+      // Neither folder is followed if it is a link: the session's folder above subagents too.
+      if (!(await isDir(join(dir, this.leadSessionId)))) return;
       const st = await lstat(sub);
       if (!st.isDirectory()) return;
       // A folder that gained no entry since the last listing has no new transcript. A listing
