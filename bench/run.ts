@@ -14,6 +14,8 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   activity: async () => (await import('./activity.js')).benchActivity(),
   'cli-start': async () => (await import('./cli-start.js')).benchCliStart(),
   'export-md': async () => (await import('./export.js')).benchExportMd(),
+  // 1,000,000 messages indexed from journals, 200 searches, and a new message to findable.
+  search: async () => (await import('./search.js')).benchSearch(),
   // The browser scenarios load Playwright and the host only when they run.
   'reply-visible': async () => (await import('./reply.js')).benchReplyVisible(),
   'activity-visible': async () => (await import('./activity-dom.js')).benchActivityVisible(),

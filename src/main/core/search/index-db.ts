@@ -25,7 +25,7 @@ async function sqlite(): Promise<typeof DatabaseClass> {
 }
 
 /** Bump when the tables change: an index of another version is rebuilt. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 3;
 const SLOTS = 1024;
 /** Times are clamped into what a rowid can hold exactly (a double's integers). */
 const MAX_TIME = Math.floor(Number.MAX_SAFE_INTEGER / SLOTS) - 1;
@@ -58,14 +58,16 @@ export class IndexDamagedError extends Error {
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta(k TEXT PRIMARY KEY, v TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS progress(team TEXT PRIMARY KEY, seg INTEGER NOT NULL, off INTEGER NOT NULL) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS ids(team TEXT NOT NULL, mid TEXT NOT NULL, PRIMARY KEY(team, mid)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-  text, team, member UNINDEXED, dir UNINDEXED, mid UNINDEXED, sender UNINDEXED, recipient UNINDEXED, time UNINDEXED,
-  tokenize = 'unicode61 remove_diacritics 2'
-);`;
+CREATE TABLE IF NOT EXISTS ids(
+  rid INTEGER PRIMARY KEY, team TEXT NOT NULL, mid TEXT NOT NULL,
+  member TEXT NOT NULL, dir TEXT NOT NULL, sender TEXT NOT NULL, recipient TEXT NOT NULL, time INTEGER NOT NULL,
+  UNIQUE(team, mid)
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(text, team, tokenize = 'unicode61 remove_diacritics 2');`;
 
 export class IndexDb {
   private insertId: Statement;
+  private isIn: Statement;
   private insertRow: Statement;
   private lastSlot: Statement;
   private setMark: Statement;
@@ -74,9 +76,14 @@ export class IndexDb {
     readonly file: string,
     private db: Db,
   ) {
-    this.insertId = db.prepare('INSERT OR IGNORE INTO ids(team, mid) VALUES (?, ?)');
-    this.insertRow = db.prepare('INSERT INTO fts(rowid, text, team, member, dir, mid, sender, recipient, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
-    this.lastSlot = db.prepare('SELECT max(rowid) AS r FROM fts WHERE rowid >= ? AND rowid < ?');
+    // The message's facts beside its text: the FTS table holds only what is searched (text and
+    // team), and each insert binds as few strings as it can (each is copied into WebAssembly).
+    this.insertId = db.prepare('INSERT OR IGNORE INTO ids(rid, team, mid, member, dir, sender, recipient, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    this.isIn = db.prepare('SELECT rid FROM ids WHERE team = ? AND mid = ?');
+    this.insertRow = db.prepare('INSERT INTO fts(rowid, text, team) VALUES (?, ?, ?)');
+    // Asked of the ids table, never of the FTS table: a query there would flush the rows this
+    // transaction has pending. `all`, not `get`: a statement left mid-step holds its read.
+    this.lastSlot = db.prepare('SELECT max(rid) AS r FROM ids WHERE rid >= ? AND rid < ?');
     this.setMark = db.prepare('INSERT OR REPLACE INTO progress(team, seg, off) VALUES (?, ?, ?)');
   }
 
@@ -149,12 +156,18 @@ export class IndexDb {
     this.db.exec('BEGIN');
     try {
       for (const r of rows) {
-        if (this.insertId.run([r.team, r.id]).changes === 0) continue;
         const base = Math.max(0, Math.min(MAX_TIME, Math.floor(r.time))) * SLOTS;
-        const last = this.lastSlot.get([base, base + SLOTS])?.r;
-        // Every slot of that millisecond taken (over 1,024 messages in it): the next free rowid after it.
-        const rowid = typeof last === 'number' ? last + 1 : base;
-        this.insertRow.run([rowid, r.text, r.team, r.member, r.direction, r.id, r.from, r.to, r.time]);
+        const facts = [r.team, r.id, r.member, r.direction, r.from, r.to, Math.floor(r.time)];
+        let rowid = base;
+        if (this.insertId.run([rowid, ...facts]).changes === 0) {
+          // Already in (a snapshot read again), or another message has this millisecond's first slot.
+          if (this.isIn.all([r.team, r.id]).length > 0) continue;
+          const last = this.lastSlot.all([base, base + SLOTS])[0]?.r;
+          // Every slot of that millisecond taken (over 1,024 messages in it): the next free rowid after it.
+          rowid = typeof last === 'number' ? last + 1 : base;
+          this.insertId.run([rowid, ...facts]);
+        }
+        this.insertRow.run([rowid, r.text, r.team]);
         added++;
       }
       for (const [team, m] of marks) this.setMark.run([team, m.seg, m.off]);
@@ -169,19 +182,20 @@ export class IndexDb {
   /** Newest first, below `before` (a rowid), at most `limit`. */
   query(match: string, team: string | undefined, before: number | undefined, limit: number): RawHit[] {
     const where = ['fts MATCH ?'];
+    // Only the page's rows are looked up in ids (by rowid) for their facts.
     const params: (string | number)[] = [match];
     if (team !== undefined) {
-      where.push('team = ?');
+      where.push('fts.team = ?');
       params.push(team);
     }
     if (before !== undefined) {
-      where.push('rowid < ?');
+      where.push('fts.rowid < ?');
       params.push(before);
     }
     params.push(limit);
-    const sql = `SELECT rowid, team, member, dir, mid, sender, recipient, time,
+    const sql = `SELECT fts.rowid AS rowid, i.team, i.member, i.dir, i.mid, i.sender, i.recipient, i.time,
       snippet(fts, 0, '${MARK_OPEN}', '${MARK_CLOSE}', '…', 24) AS snip
-      FROM fts WHERE ${where.join(' AND ')} ORDER BY rowid DESC LIMIT ?`;
+      FROM fts JOIN ids AS i ON i.rid = fts.rowid WHERE ${where.join(' AND ')} ORDER BY fts.rowid DESC LIMIT ?`;
     return this.db.all(sql, params) as unknown as RawHit[];
   }
 
@@ -202,7 +216,7 @@ export class IndexDb {
   close(): void {
     if (!this.db.isOpen) return;
     try {
-      for (const st of [this.insertId, this.insertRow, this.lastSlot, this.setMark]) st.finalize();
+      for (const st of [this.insertId, this.isIn, this.insertRow, this.lastSlot, this.setMark]) st.finalize();
       this.db.run("INSERT OR REPLACE INTO meta(k, v) VALUES ('clean', '1')");
     } finally {
       this.db.close();
