@@ -6,6 +6,7 @@ import { MemberHeader } from './components/Header';
 import { JumpPalette } from './components/JumpPalette';
 import { LaunchButton, LaunchDialog } from './components/LaunchDialog';
 import { NeedsButton, NeedsPanel } from './components/NeedsPanel';
+import { SearchPanel } from './components/SearchPanel';
 import { Roster } from './components/Roster';
 import { SettingsDialog } from './components/SettingsDialog';
 import { StatusBar } from './components/StatusBar';
@@ -52,7 +53,7 @@ function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; o
       </div>
       {hasTeam ? <Roster /> : <div className="flex-1" />}
       <div className="border-t border-zinc-200 px-3 py-2 text-[11px] text-zinc-400 dark:border-zinc-800 dark:text-zinc-500">
-        <kbd>{modKey()}+K</kbd> jump · <kbd>Alt+↑↓</kbd> next member · <kbd>{modKey()}+Shift+A</kbd> activity
+        <kbd>{modKey()}+K</kbd> jump · <kbd>{modKey()}+F</kbd> search · <kbd>Alt+↑↓</kbd> next member · <kbd>{modKey()}+Shift+A</kbd> activity
       </div>
     </aside>
   );
@@ -135,8 +136,9 @@ export function App() {
   const [settings, setSettings] = useState(false);
   const [needs, setNeeds] = useState(false);
   const [launch, setLaunch] = useState(false);
-  const overlays = useRef({ palette, settings, needs, launch });
-  overlays.current = { palette, settings, needs, launch };
+  const [search, setSearch] = useState(false);
+  const overlays = useRef({ palette, settings, needs, launch, search });
+  overlays.current = { palette, settings, needs, launch, search };
   useDocumentTitle();
 
   useEffect(() => {
@@ -145,7 +147,17 @@ export function App() {
         e.preventDefault();
         setSettings(false);
         setLaunch(false);
+        setSearch(false);
         setPalette((p) => !p);
+        return;
+      }
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && e.key.toLowerCase() === 'f') {
+        if (store.getState().phase !== 'ready') return;
+        e.preventDefault();
+        setPalette(false);
+        setSettings(false);
+        setLaunch(false);
+        setSearch(true);
         return;
       }
       const mod = (e.ctrlKey || e.metaKey) && !e.altKey && e.shiftKey;
@@ -165,7 +177,7 @@ export function App() {
         setNeeds((n) => !n);
         return;
       }
-      if (overlays.current.palette || overlays.current.settings || overlays.current.launch) return;
+      if (overlays.current.palette || overlays.current.settings || overlays.current.launch || overlays.current.search) return;
       const s = store.getState();
       if (overlays.current.needs && e.key === 'Escape') {
         e.preventDefault();
@@ -223,6 +235,14 @@ export function App() {
         <JumpPalette
           onClose={() => {
             setPalette(false);
+            requestAnimationFrame(focusCompose);
+          }}
+        />
+      )}
+      {search && (
+        <SearchPanel
+          onClose={() => {
+            setSearch(false);
             requestAnimationFrame(focusCompose);
           }}
         />

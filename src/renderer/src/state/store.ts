@@ -2,7 +2,7 @@
 // events. All state transitions are the pure functions of deck-state.ts; this file only sequences
 // API calls around them and remembers which loads are in flight.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AppEvent, ExportFile, ExportRequest, Result, Settings, TeamdeckApi } from '../../../shared/contract';
+import type { AppEvent, ExportFile, ExportRequest, Result, SearchRequest, SearchResult, Settings, TeamdeckApi } from '../../../shared/contract';
 import type { ChannelKind, LaunchRequest } from '../../../shared/types';
 import { pickChannel } from '../lib/channels';
 import * as D from './deck-state';
@@ -56,6 +56,8 @@ export interface DeckActions {
   connectTerminal(id: string, sink: TerminalSink, opts?: TerminalConnectionOptions): TerminalConnection;
   /** A thread or the whole team as a file's text, or the refusal in words (saving is the caller's). */
   exportConversation(req: ExportRequest): Promise<{ file: ExportFile } | { error: string }>;
+  /** Every team's history searched (newest first), or the refusal in words. */
+  search(req: SearchRequest): Promise<{ result: SearchResult } | { error: string }>;
 }
 
 export type DeckStore = DeckState & { actions: DeckActions };
@@ -415,6 +417,10 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
           r = await call(() => api.exportConversation(rest));
         }
         return r.ok ? { file: r.value } : { error: r.error.message };
+      },
+      async search(req) {
+        const r = await call(() => api.search(req));
+        return r.ok ? { result: r.value } : { error: r.error.message };
       },
     };
 
