@@ -11,16 +11,21 @@ export const DELETED_TEAM_FOLDER = /\.deleted-[0-9a-f-]+$/i;
 
 export const ENDED_FOLDER_GONE = 'the lead exited and Claude removed the team folder';
 
-/** Linux: field 22 of /proc/<pid>/stat (start time in clock ticks since boot), as Claude records it. */
-export function procStartOf(pid: number): string | undefined {
+/** Linux: a process's state letter (field 3) and start time (field 22) from /proc/<pid>/stat. */
+function procStat(pid: number): { state: string; start: string | undefined } | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Field 2 is the command in parentheses and may hold spaces: count from the last ')'.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return rest[19];
+    return { state: rest[0] ?? '', start: rest[19] };
   } catch {
     return undefined;
   }
+}
+
+/** Linux: field 22 of /proc/<pid>/stat (start time in clock ticks since boot), as Claude records it. */
+export function procStartOf(pid: number): string | undefined {
+  return procStat(pid)?.start;
 }
 
 let pidSpaceOfThisProcess: { ns: string | undefined } | undefined;
@@ -58,11 +63,12 @@ export function leadProcessAlive(lp: LeadProcess, startToo = true): boolean | un
     if (code === 'ESRCH') return false;
     if (code !== 'EPERM') return undefined;
   }
+  // A killed lead stays a zombie until its parent reaps it (seen for 30 s under a busy tmux
+  // server): the signal probe finds it, yet it is gone. Read from /proc, where there is one.
+  const st = procStat(lp.pid);
+  if (st && (st.state === 'Z' || st.state === 'X')) return false;
   // The pid runs; it is the lead only if it started when the lead did (pids are reused).
-  if (startToo && lp.procStart !== undefined) {
-    const now = procStartOf(lp.pid);
-    if (now !== undefined && now !== lp.procStart) return false;
-  }
+  if (startToo && lp.procStart !== undefined && st?.start !== undefined && st.start !== lp.procStart) return false;
   return true;
 }
 
