@@ -1,7 +1,7 @@
 // The engine on a current-era (Claude Code 2.1.332) team, built from files captured from the
 // real binary (test/fixtures/claude-2.1.332): the sender name, the entry shape, receipts from
 // the transcript, answers from idle notifications and transcripts, and the team's end.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { appendFile, cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -278,6 +278,33 @@ describe('a current-era team', () => {
     expect(t!.endedReason).toMatch(/lead's process \(pid \d+\) is gone/);
     await expect(s.send({ team: TEAM, to: 'researcher', text: 'x' })).rejects.toThrow(/has ended/);
     expect(JSON.parse(await readFile(inbox('researcher'), 'utf8'))).toEqual([]);
+  });
+
+  it("shows an answer written while no engine ran, by a team whose lead was then killed (the next engine reads the ended team's transcripts once)", async () => {
+    // A child stands in for the lead: alive while the message goes, killed before the next engine.
+    const lead = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    await liveTeam(lead.pid!, procStartOf(lead.pid!));
+    const first = service();
+    await first.start();
+    const text = 'What is the answer? [[SAY:The answer is 42.]]';
+    await first.send({ team: TEAM, to: 'researcher', text });
+    await claudeConsume(inbox('researcher'), 'prune');
+    // Its prompt reaches the transcript while this engine runs: seen.
+    const rows = (await readFile(join(CAPTURE, RESEARCHER_TX), 'utf8')).trimEnd().split('\n');
+    const at = rows.findIndex((l) => l.includes('teammate_id=\\"teamdeck\\"'));
+    for (const l of rows.slice(0, at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
+    await until('seen', async () => (await first.thread(TEAM, 'researcher')).find((m) => m.status === 'seen'));
+    await first.stop();
+    svc = undefined;
+    // The rest of its turn (the answer) is written while no engine runs; then the lead is killed.
+    for (const l of rows.slice(at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
+    lead.kill('SIGKILL');
+    await new Promise((r) => lead.once('exit', r));
+    const s = service();
+    await s.start();
+    expect((await s.listTeams())[0]).toMatchObject({ state: 'ended' });
+    const answer = await until('the answer', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.text === 'The answer is 42.'), 3_000);
+    expect(answer).toMatchObject({ from: 'researcher', source: 'transcript' });
   });
 
   it('refuses a send to a teammate that shut down, and a queued one for it becomes undeliverable', async () => {

@@ -68,6 +68,18 @@ describe('TranscriptWatch on the captured team', () => {
   });
 });
 
+describe('TranscriptWatch, polls that overlap', () => {
+  it('reads each row once and finds every answer when two polls are asked at once (the first poll at start and a watcher\'s)', async () => {
+    const config = await configWithCapture();
+    const alone = await new TranscriptWatch(config, SESSION, 'session-cc4ff1d9').poll('team-lead', new Set(['teamdeck', 'user']));
+    const w = new TranscriptWatch(config, SESSION, 'session-cc4ff1d9');
+    const both = await Promise.all([w.poll('team-lead', new Set(['teamdeck', 'user'])), w.poll('team-lead', new Set(['teamdeck', 'user']))]);
+    const answers = both.flatMap((f) => f.turnAnswers.map((a) => `${a.agent}: ${a.text}`));
+    expect(answers.sort()).toEqual(alone.turnAnswers.map((a) => `${a.agent}: ${a.text}`).sort());
+    expect(both.flatMap((f) => f.prompts).length).toBe(alone.prompts.length);
+  });
+});
+
 describe('TranscriptWatch, a typed turn whose row lands after its answer', () => {
   it('ties the answer to the typed prompt by the answer row\'s parents', async () => {
     const config = join(await tempDir(), '.claude');

@@ -347,8 +347,19 @@ export class TranscriptWatch {
   /**
    * What every transcript of the team gained since the last poll. `ours` are the sender names
    * Teamdeck writes as: a turn whose prompts held a message from one of them yields an answer.
+   * One poll at a time: two at once would read the same bytes from the same offsets and split
+   * a turn's rows between them (the engine's first poll at start and a watcher's poll met so,
+   * and a lead's answer was never found).
    */
-  async poll(leadName: string, ours: ReadonlySet<string> = new Set()): Promise<TranscriptFindings> {
+  poll(leadName: string, ours: ReadonlySet<string> = new Set()): Promise<TranscriptFindings> {
+    const next = this.polling.then(() => this.pollNow(leadName, ours));
+    this.polling = next.catch(() => undefined);
+    return next;
+  }
+
+  private polling: Promise<unknown> = Promise.resolve();
+
+  private async pollNow(leadName: string, ours: ReadonlySet<string>): Promise<TranscriptFindings> {
     await this.discover(leadName);
     const found: TranscriptFindings = { prompts: [], sends: [], turnAnswers: [], activity: new Map(), rows: [] };
     const tails = [...this.tails.entries()];

@@ -22,7 +22,14 @@ function carries(rt: TeamRuntime, s: SentState, p: Pick<PromptRow, 'text' | 'typ
 }
 import { observedToThread } from './views.js';
 
-/** Reads what was appended to the teams' transcripts: `seen` receipts and answers. */
+/** Ended teams whose transcripts were read to their end once since they ended. */
+const drained = new WeakSet<TeamRuntime>();
+
+/**
+ * Reads what was appended to the teams' transcripts: `seen` receipts and answers. An ended
+ * team's are read until nothing more comes (the last answer a lead wrote as it exited, or
+ * while no engine ran), then only while a message to it waits to be seen.
+ */
 export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
   const ctx = dir.ctx;
   let waiting = false;
@@ -30,12 +37,13 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
   await forEachConcurrently(dir.teams.values(), async (rt) => {
     if (!rt.transcripts) return;
     const unseen = [...rt.state.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
-    if (rt.ended && unseen.length === 0) return;
+    if (rt.ended && unseen.length === 0 && drained.has(rt)) return;
     // The names Teamdeck wrote as on this team, and the user's: what is aimed at them is ours.
     const sendAs = senderFor(rt.era, ctx.senderName());
     const ours = new Set([USER_INBOX, sendAs, ...[...rt.state.sent.values()].map((s) => s.from)]);
     const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
     if (found.rows.length) ctx.onTranscriptRows?.(rt, found.rows);
+    else if (rt.ended) drained.add(rt);
     for (const p of found.prompts) rt.transcribed.add(p.agent);
     // Presence: what each agent last did; a teammate known only from its transcript is listed.
     let rosterChanged = dir.addTranscriptAgents(rt, found.activity.keys());
