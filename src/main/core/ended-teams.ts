@@ -65,7 +65,8 @@ export class EndedTeams {
     if (this.loaded) return;
     this.loaded = true;
     const how = await this.index.load(journals);
-    if (how !== 'read') process.stderr.write(`teamdeck: ended-teams index ${how} from ${this.index.entries.size} team.json file(s) in ${this.ctx.stateDir}\n`);
+    // Said once, where there was something to list (not on a state folder's first start).
+    if (how !== 'read' && journals.length > 0) process.stderr.write(`teamdeck: ended-teams index ${how} from ${this.index.entries.size} team.json file(s) in ${this.ctx.stateDir}\n`);
   }
 
   /**

@@ -88,7 +88,11 @@ export class TeamDirectory {
 
   /** The teams under the root, listed from their configs before their histories are read. */
   async listUnopened(): Promise<void> {
-    for (const id of await listTeamIds(this.ctx.teamsRoot)) {
+    const ids = await listTeamIds(this.ctx.teamsRoot);
+    // The ended teams too, from their index: the window's first list is the whole list.
+    const present = new Set(ids);
+    await this.ended.load((await listJournalTeams(this.ctx.stateDir)).filter((id) => !present.has(id)));
+    for (const id of ids) {
       const r = await readTeamConfig(teamPaths(this.ctx.teamsRoot, id).config);
       const config = r.kind === 'ok' ? r.config : undefined;
       const era = classifyEra({ teamId: id, config });
@@ -231,6 +235,8 @@ export class TeamDirectory {
       rt.ended = { at: meta?.endedAt ?? this.ctx.now(), reason: meta?.endedReason ?? ENDED_FOLDER_GONE };
     }
     this.watchTranscripts(rt);
+    // Opened on demand after it ended: what its transcripts got meanwhile is read soon.
+    if (!folder && rt.transcripts) this.ctx.schedule('seen');
     this.ctx.delivery.recover(rt);
     await this.rememberTeam(rt);
     if (rt.state.records > COMPACT_AFTER && rt.journal.segmentRecords > COMPACT_AFTER / 2) await rt.journal.compact(rt.state);

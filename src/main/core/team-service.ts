@@ -52,6 +52,12 @@ export const DEFAULT_MAX_PENDING = 64;
 /** How often transcripts are looked at while a delivered message waits to be seen. */
 const SEEN_POLL_MS = 500;
 
+/**
+ * With openInBackground: the teams the window has not asked for are read once it has its first
+ * roster, or this long after start without one, so the first paint does not wait behind them.
+ */
+const BACKGROUND_AFTER_MS = 1_500;
+
 /** After the watchers start, the full safety net runs on every tick for this long. */
 const WARM_UP_MS = 20_000;
 
@@ -85,6 +91,8 @@ export class TeamService implements TeamServiceApi {
   private readonly reads: Coalescer;
   private readonly openInBackground: boolean;
   private background: Promise<void> | undefined;
+  /** Lets the background reading begin (see BACKGROUND_AFTER_MS). */
+  private beginBackground: (() => void) | undefined;
   /** The lead terminals this engine hosts, and the channels they open. */
   private readonly hosted: HostedTerminals;
   /** Claude's messaging sockets: Teamdeck's own beside each lead's, for leads it did not launch. */
@@ -194,8 +202,12 @@ export class TeamService implements TeamServiceApi {
       if (this.openInBackground) {
         await this.dir.listUnopened();
         // A team this pass fails to read is read again by the next rescan, or when it is asked for.
-        this.background = this.dir
-          .scanTeams(true)
+        const gate = new Promise<void>((resolve) => {
+          this.beginBackground = resolve;
+          setTimeout(resolve, BACKGROUND_AFTER_MS).unref?.();
+        });
+        this.background = gate
+          .then(() => this.dir.scanTeams(true))
           .then(() => pollTranscripts(this.dir))
           .then(() => this.live.tick())
           .catch(() => {});
@@ -221,6 +233,7 @@ export class TeamService implements TeamServiceApi {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
+    this.beginBackground?.();
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     if (this.seenTimer) clearTimeout(this.seenTimer);
     await this.watcher?.close().catch(() => {});
@@ -470,7 +483,10 @@ export class TeamService implements TeamServiceApi {
   }
 
   async roster(team: string): Promise<RosterEntry[]> {
-    return this.dir.rosterOf(await this.resolve(team));
+    const rt = await this.resolve(team);
+    // The window has its first roster: the other teams are read from now on.
+    setImmediate(() => this.beginBackground?.());
+    return this.dir.rosterOf(rt);
   }
 
   async thread(team: string, member: string): Promise<ThreadMessage[]> {
