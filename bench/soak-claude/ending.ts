@@ -51,7 +51,10 @@ export async function endLead(soak: Soak, life: TeamLife, kind: EndKind, engineD
   const held: string[] = [];
   for (const m of soak.rng.pick([1, 2]) === 2 ? life.teammates : life.teammates.slice(0, 1)) {
     if (!soak.alive(life).includes(m) || held.length >= 2) continue;
-    if (await soak.hold(life, m, 'held')) held.push(m);
+    // Claude's own writer may hold the lock this moment: a few tries (else the broken-engine
+    // run that needs a held message has nothing to catch).
+    for (let i = 0; i < 40 && !soak.holding(life, m); i++) if (!(await soak.hold(life, m, 'held'))) await delay(25);
+    if (soak.holding(life, m)) held.push(m);
   }
   await Promise.all(held.map((m) => soak.send({ team: life.team, to: m, channel: 'inbox', via: 'cli', purpose: 'held' })));
   if (engineDown) await soak.killEngine('before-end', { restart: false });
