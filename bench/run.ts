@@ -21,6 +21,8 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   'activity-visible': async () => (await import('./activity-dom.js')).benchActivityVisible(),
   'big-inbox': async () => (await import('./big-inbox.js')).benchBigInbox(),
   scale: async () => (await import('./scale.js')).benchScale(),
+  // 500 ended teams listed from the index beside 20 running ones (`teamdeck gen --ended`).
+  'scale-ended': async () => (await import('./scale-ended.js')).benchScaleEnded(),
   // 60 s of engine CPU with nothing changing (`--idle-seconds=N` to change it).
   idle: async () => (await import('./idle.js')).benchIdle(),
 };

@@ -16,7 +16,7 @@ interface Bench {
 }
 
 /** Spawn of the serve process -> first roster row in the DOM and painted, in this process's clock. */
-async function coldStart(host: Host, page: Page): Promise<{ dom: number; paint: number; ready: number }> {
+export async function coldStart(host: Host, page: Page): Promise<{ dom: number; paint: number; ready: number }> {
   await page.goto(host.url);
   await page.waitForSelector('[data-testid^="member-"]', { timeout: 60_000 });
   await page.waitForFunction(() => [...(globalThis as unknown as { __bench: Bench }).__bench.paint.keys()].some((k) => k.startsWith('member-')), undefined, { polling: 'raf' });
@@ -106,7 +106,7 @@ const READ_DOWN = `new Promise((resolve) => {
 })`;
 
 /** Click on the member -> first message row of its thread in the DOM, and the end of the frame that painted it. */
-async function openThread(page: Page, member: string): Promise<{ dom: number; paint: number; count: number }> {
+export async function openThread(page: Page, member: string): Promise<{ dom: number; paint: number; count: number }> {
   await waitQuiet(page);
   return (await page.evaluate(OPEN_THREAD(member))) as { dom: number; paint: number; count: number };
 }

@@ -1,0 +1,184 @@
+// scale-ended: history that scales. 500 ended teams x 2,000 messages in the state dir (written by
+// `teamdeck gen --ended`, as Teamdeck keeps them after Claude removed their folders) plus 20
+// running teams x 8 members x 5,000 messages (`teamdeck gen`). Through `teamdeck serve` and
+// Chromium: cold start to the first painted roster row (first run: the running teams not
+// journaled yet; and a restart), the serve process's resident memory with the page up and a
+// thread open, and opening ended teams from the team switcher to their first painted roster row.
+import type { Page } from '@playwright/test';
+import { writeEndedTeams } from '../src/sim/ended-gen.js';
+import { ensureRendererBuilt, hostClient, launchBrowser, newBenchPage, rssMb, sleep, startHost, waitQuiet, type Host } from './browser.js';
+import { fixture } from './fixtures.js';
+import { coldStart, openThread } from './scale.js';
+import { summarize, type Row } from './stats.js';
+
+const ENDED = 500;
+const ENDED_MESSAGES = 2_000;
+
+/** Picks the team in the switcher -> the first roster row of it in the DOM, and the frame that painted it. */
+const OPEN_TEAM = (id: string) => `new Promise((resolve) => {
+  const select = document.querySelector('[data-testid="team-switcher"]');
+  const t0 = performance.now();
+  let dom = -1;
+  const mo = new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.nodeType !== 1 || dom >= 0) continue;
+      const row = n.matches('[data-testid^="member-"]') ? n : n.querySelector('[data-testid^="member-"]');
+      if (!row || select.value !== ${JSON.stringify(id)}) continue;
+      dom = performance.now() - t0;
+      mo.disconnect();
+      requestAnimationFrame(() => setTimeout(() => resolve({ dom, paint: performance.now() - t0, rows: document.querySelectorAll('[data-testid^="member-"]').length }), 0));
+    }
+  });
+  mo.observe(document.body, { childList: true, subtree: true });
+  select.value = ${JSON.stringify(id)};
+  select.dispatchEvent(new Event('change', { bubbles: true }));
+  setTimeout(() => { mo.disconnect(); if (dom < 0) resolve({ dom: -1, paint: -1, rows: 0 }); }, 10000);
+})`;
+
+export async function openEnded(page: Page, id: string): Promise<{ dom: number; paint: number; rows: number }> {
+  await page.waitForSelector(`[data-testid="team-switcher"] option[value="${id}"]`, { state: 'attached' });
+  await waitQuiet(page);
+  return (await page.evaluate(OPEN_TEAM(id))) as { dom: number; paint: number; rows: number };
+}
+
+/** Options the switcher lists in its Ended group. */
+/** Waits until the engine's search index holds every journal; seconds it took. */
+async function searchBuilt(host: Host): Promise<number> {
+  const client = await hostClient(host);
+  const t0 = performance.now();
+  try {
+    while ((await client.call<{ building: boolean }>('search', { query: 'cache' })).building) {
+      if (performance.now() - t0 > 600_000) throw new Error('the search index was not built in 10 minutes');
+      await sleep(1_000);
+    }
+  } finally {
+    client.close();
+  }
+  return (performance.now() - t0) / 1000;
+}
+
+const ENDED_OPTIONS = `document.querySelectorAll('[data-testid="team-switcher"] optgroup[label="Ended"] option').length`;
+
+/** The same cold start on a 1-team, 20-message fixture: what the process and the page cost alone (median of 3). */
+async function coldFloor(browser: Awaited<ReturnType<typeof launchBrowser>>): Promise<number> {
+  const fx = await fixture('scale-ended-floor', { teams: 1, members: 3, messages: 20, seed: 5 });
+  const times: number[] = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      const page = await newBenchPage(browser);
+      const host = await startHost(fx.teamsDir, fx.stateDir);
+      try {
+        times.push((await coldStart(host, page)).paint);
+      } finally {
+        await page.context().close();
+        await host.stop();
+      }
+    }
+  } finally {
+    await fx.cleanup();
+  }
+  return summarize(times).median;
+}
+
+export async function benchScaleEnded(): Promise<Row[]> {
+  ensureRendererBuilt();
+  const floorBrowser = await launchBrowser();
+  const floor = await coldFloor(floorBrowser).finally(() => floorBrowser.close());
+  const fx = await fixture('scale-ended', { teams: 20, members: 8, messages: 5_000, seed: 31 });
+  const t0 = performance.now();
+  const ended = await writeEndedTeams({ stateDir: fx.stateDir, teams: ENDED, members: 4, messages: ENDED_MESSAGES, seed: 47, end: Date.now() - 3_600_000 });
+  const endedMs = performance.now() - t0;
+  const firstRunning = [...fx.gen.teams].sort((a, b) => (a.id < b.id ? -1 : 1))[0]!;
+  const member = firstRunning.teammates[0]!;
+  const browser = await launchBrowser();
+  const hosts: Host[] = [];
+  try {
+    // First run: the ended teams are in the index, the running teams not journaled yet.
+    let page = await newBenchPage(browser);
+    const hostA = await startHost(fx.teamsDir, fx.stateDir);
+    hosts.push(hostA);
+    const coldA = await coldStart(hostA, page);
+    const listed = (await page.evaluate(ENDED_OPTIONS)) as number;
+    await openThread(page, member);
+    await waitQuiet(page);
+    const memA = await rssMb(hostA.pid);
+    await page.context().close();
+    // The search index (search/) is built once from every journal, after the teams are read: the
+    // restart is measured with it in place, as a user's later starts are.
+    const built = await searchBuilt(hostA);
+    await hostA.stop();
+    hosts.length = 0;
+
+    // Restart over what the first run journaled.
+    page = await newBenchPage(browser);
+    const hostB = await startHost(fx.teamsDir, fx.stateDir);
+    hosts.push(hostB);
+    const coldB = await coldStart(hostB, page);
+    const thread = await openThread(page, member);
+    await waitQuiet(page);
+    await sleep(1_000);
+    const memB = await rssMb(hostB.pid);
+    // Ended teams, each opened from the switcher for the first time (its journal folded on demand).
+    const picks = [0, 97, 211, 333, 499].map((i) => ended.teams[i]!.id);
+    const opens: number[] = [];
+    let rows = 0;
+    for (const id of picks) {
+      const r = await openEnded(page, id);
+      if (r.paint < 0) throw new Error(`ended team ${id} never showed its roster`);
+      opens.push(r.paint);
+      rows = r.rows;
+    }
+    await waitQuiet(page);
+    await sleep(1_000);
+    const memEnded = await rssMb(hostB.pid);
+    await page.context().close();
+    const o = summarize(opens);
+    const rss = memB?.rss ?? NaN;
+    const sizes = `20 running teams x 8 members x 5,000 messages + ${ENDED} ended teams x ${ENDED_MESSAGES.toLocaleString('en')} messages (${(fx.gen.messages + ended.messages).toLocaleString('en')} messages; ended teams written in ${(endedMs / 1000).toFixed(0)} s)`;
+    const cold = (figure: string, c: { paint: number; ready: number }, note: string): Row => ({
+      scenario: 'scale-ended',
+      figure,
+      unit: 'ms',
+      median: c.paint,
+      compare: 'target',
+      compareValue: 1000,
+      ratio: c.paint / 1000,
+      target: '<= 1 s',
+      met: c.paint <= 1000,
+      note: `${note}; host ready at ${c.ready.toFixed(0)} ms; the same start on a 1-team, 20-message fixture in this run: ${floor.toFixed(0)} ms`,
+    });
+    return [
+      cold('cold start -> first roster paint, first run', coldA, `${sizes}; the running teams not journaled yet; the switcher lists ${listed} ended teams`),
+      cold('cold start -> first roster paint, restart', coldB, 'the journals of the first run folded; the ended teams listed from the index'),
+      {
+        scenario: 'scale-ended',
+        figure: 'serve RSS, page up + thread open',
+        unit: 'MB',
+        median: rss,
+        compare: 'target',
+        compareValue: 200,
+        ratio: rss / 200,
+        target: '<= 200 MB',
+        met: rss <= 200,
+        note: `VmRSS with the page up and a ${thread.count.toLocaleString('en')}-message thread of ${firstRunning.id} open, on the restart (the figure); after opening ${picks.length} ended teams ${memEnded?.rss.toFixed(0)} MB, peak (VmHWM) ${memEnded?.peak.toFixed(0)} MB; first run ${memA?.rss.toFixed(0)} MB, while the search index's one-time build from every journal ran (it took ${built.toFixed(0)} s more)`,
+      },
+      {
+        scenario: 'scale-ended',
+        figure: `open an ended team (${ENDED_MESSAGES.toLocaleString('en')} messages) -> first roster paint (n=${o.n})`,
+        unit: 'ms',
+        median: o.median,
+        p99: o.p99,
+        compare: 'target',
+        compareValue: 200,
+        ratio: o.median / 200,
+        target: '<= 200 ms',
+        met: o.p99 <= 200,
+        note: `picked in the team switcher, to its first roster row in the DOM plus the frame that paints it (${rows} rows); each team opened for the first time, its journal folded on demand; worst ${Math.max(...opens).toFixed(0)} ms; target held by the worst`,
+      },
+    ];
+  } finally {
+    for (const h of hosts) await h.stop();
+    await browser.close();
+    await fx.cleanup();
+  }
+}
