@@ -3,16 +3,15 @@
 // every command in the registry loads under its own name. The package's bin (bin/teamdeck.cjs)
 // and the path scripts and tests use (bin/teamdeck.mjs) are the same command.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import pkg from '../../package.json' with { type: 'json' };
 import { COMMANDS, loadCommand } from './main.js';
+import { BIN as SCRIPT_BIN, cliEnv, runCli, type Done } from '../../test/helpers/cli-kit.js';
 
 const PACKAGE_BIN = fileURLToPath(new URL(`../../${pkg.bin.teamdeck}`, import.meta.url));
-const SCRIPT_BIN = fileURLToPath(new URL('../../bin/teamdeck.mjs', import.meta.url));
 
 let dir: string;
 beforeEach(async () => {
@@ -22,20 +21,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function run(args: string[], nodeArgs: string[] = [], bin = PACKAGE_BIN): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  delete env.TEAMDECK_TEAMS_DIR;
-  delete env.TEAMDECK_STATE_DIR;
-  delete env.NODE_OPTIONS;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, bin, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[], nodeArgs: string[] = [], bin = PACKAGE_BIN): Promise<Done> {
+  return runCli(args, { nodeArgs, bin, env: cliEnv(['NODE_OPTIONS']) });
 }
 
 /** Node flags that log every file the process loads, ES module or CommonJS, into `log`. */

@@ -1,59 +1,19 @@
 // The real command, in real child processes, over real temp dirs.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { claudeAppend, type ClaudeMessage } from '../sim/claude-inbox.js';
 import { createTeam, simTeamPaths } from '../sim/simulator.js';
-import { spawnMember, type MemberProcess } from '../sim/member-process.js';
+import { spawnMember } from '../sim/member-process.js';
 import { spawnHelper, type Proc } from '../../test/helpers/engine-proc.js';
+import { BIN, cliEnv, useCliDirs, type Done } from '../../test/helpers/cli-kit.js';
 
-const BIN = fileURLToPath(new URL('../../bin/teamdeck.mjs', import.meta.url));
+const cli = useCliDirs('teamdeck-cli-');
 
-let dir: string;
-let teams: string;
-let state: string;
-const running: (Running | MemberProcess | { stop(): Promise<unknown> })[] = [];
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'teamdeck-cli-'));
-  teams = join(dir, 'teams');
-  state = join(dir, 'state');
-  await mkdir(teams);
-});
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((r) => r.stop()));
-  await rm(dir, { recursive: true, force: true });
-});
-
-function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env };
-  delete e.TEAMDECK_TEAMS_DIR;
-  delete e.TEAMDECK_STATE_DIR;
-  delete e.CLAUDE_CONFIG_DIR;
-  return e;
-}
-
-interface Done {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
+/** stdin is a pipe, closed after `input` (or at once). */
 function run(args: string[], opts: { input?: string; dirs?: boolean } = {}): Promise<Done> {
-  const full = opts.dirs === false ? args : [...args, '--teams-dir', teams, '--state-dir', state];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...full], { env: env(), stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(opts.input ?? '');
-  });
+  return cli.run(args, { dirs: opts.dirs, input: opts.input ?? '' });
 }
 
 interface Running {
@@ -69,7 +29,7 @@ interface Running {
 }
 
 function start(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Running {
-  const child = spawn(process.execPath, [BIN, ...args, '--teams-dir', teams, '--state-dir', state], { env: { ...env(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, ...args, '--teams-dir', cli.teams, '--state-dir', cli.state], { env: { ...cliEnv(), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   const stdoutLines: string[] = [];
   let buf = '';
   let err = '';
@@ -122,7 +82,7 @@ function start(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Running {
     },
     exited: () => closed,
   };
-  running.push(r);
+  cli.stopAfter(r);
   return r;
 }
 
@@ -141,11 +101,11 @@ async function snapshot(root: string): Promise<Map<string, string>> {
 }
 
 async function inbox(team: string, member: string): Promise<ClaudeMessage[]> {
-  return JSON.parse(await readFile(simTeamPaths(teams, team).inbox(member), 'utf8')) as ClaudeMessage[];
+  return JSON.parse(await readFile(simTeamPaths(cli.teams, team).inbox(member), 'utf8')) as ClaudeMessage[];
 }
 
 async function makeTeam(name = 'alpha', members: string[] = ['researcher', 'tester']) {
-  return createTeam({ teamsDir: teams, team: name, members });
+  return createTeam({ teamsDir: cli.teams, team: name, members });
 }
 
 describe('usage', () => {
@@ -171,8 +131,8 @@ describe('teams, roster, thread', () => {
   it('lists teams with member counts and problems', async () => {
     await makeTeam('alpha');
     await makeTeam('Beta Team', ['x']);
-    await mkdir(join(teams, 'broken', 'inboxes'), { recursive: true });
-    await writeFile(join(teams, 'broken', 'inboxes', 'bob.json'), '[{"from": "bob", "te');
+    await mkdir(join(cli.teams, 'broken', 'inboxes'), { recursive: true });
+    await writeFile(join(cli.teams, 'broken', 'inboxes', 'bob.json'), '[{"from": "bob", "te');
     const r = await run(['teams', '--json']);
     expect(r.code).toBe(0);
     const list = JSON.parse(r.stdout) as { id: string; name: string; memberCount: number; state: string; era: string; problems: { file: string }[] }[];
@@ -192,7 +152,7 @@ describe('teams, roster, thread', () => {
 
   it('shows the roster by folder or team name, with state, model, type, colour and the lead', async () => {
     await makeTeam('Beta Team', ['researcher', 'tester']);
-    const p = simTeamPaths(teams, 'Beta Team');
+    const p = simTeamPaths(cli.teams, 'Beta Team');
     const now = new Date().toISOString();
     await claudeAppend(p.inbox('team-lead'), { from: 'tester', text: JSON.stringify({ type: 'shutdown_approved', requestId: 'r1', from: 'tester', timestamp: now }), timestamp: now, read: false });
     for (const team of ['beta-team', 'Beta Team']) {
@@ -221,7 +181,7 @@ describe('teams, roster, thread', () => {
     const sent = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'Look into the flaky upload test']);
     expect(sent.code).toBe(0);
     const { id } = JSON.parse(sent.stdout) as { id: string };
-    const p = simTeamPaths(teams, 'alpha');
+    const p = simTeamPaths(cli.teams, 'alpha');
     const later = new Date(Date.now() + 1000).toISOString();
     await claudeAppend(p.inbox('user'), { from: 'researcher', text: 'Found it: a race in the retry timer.', summary: 'Found it', timestamp: later, color: 'blue', read: false });
     await claudeAppend(p.inbox('user'), { from: 'tester', text: 'not in this thread', timestamp: later, read: false });
@@ -266,10 +226,10 @@ describe('send', () => {
 
   it('refuses bad sends with exit 2, one line on stderr, and writes nothing', async () => {
     await makeTeam();
-    const p = simTeamPaths(teams, 'alpha');
+    const p = simTeamPaths(cli.teams, 'alpha');
     const now = new Date().toISOString();
     await claudeAppend(p.inbox('team-lead'), { from: 'tester', text: JSON.stringify({ type: 'shutdown_approved', requestId: 'r', from: 'tester', timestamp: now }), timestamp: now, read: false });
-    const before = await snapshot(teams);
+    const before = await snapshot(cli.teams);
     const cases: [string[], string][] = [
       [['--team', 'nope', '--to', 'researcher', 'hi'], 'no team'],
       [['--team', 'alpha', '--to', 'nobody', 'hi'], 'no member'],
@@ -291,7 +251,7 @@ describe('send', () => {
     const missing = await run(['send', '--team', 'alpha', '--to', 'researcher']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('TEXT is missing');
-    expect(await snapshot(teams)).toEqual(before);
+    expect(await snapshot(cli.teams)).toEqual(before);
   });
 
   it('exits 1 with a clear line when an owner without an engine socket holds the state dir; read-only commands still answer', async () => {
@@ -304,7 +264,7 @@ describe('send', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/in use by another Teamdeck process.*no engine answered on its socket/);
-    await expect(stat(simTeamPaths(teams, 'alpha').inbox('researcher'))).rejects.toThrow();
+    await expect(stat(simTeamPaths(cli.teams, 'alpha').inbox('researcher'))).rejects.toThrow();
 
     const roster = await run(['roster', '--team', 'alpha', '--json']);
     expect(roster.code).toBe(0);
@@ -318,15 +278,15 @@ describe('long-running commands', () => {
     await makeTeam();
     const t = start(['tail', '--team', 'alpha', '--json']);
     await t.waitStderr((s) => s.includes('tailing team alpha'));
-    const p = simTeamPaths(teams, 'alpha');
+    const p = simTeamPaths(cli.teams, 'alpha');
     const ts = new Date().toISOString();
     await claudeAppend(p.inbox('user'), { from: 'researcher', text: 'Report ready', timestamp: ts, color: 'blue', read: false });
     const line = await t.waitStdout((l) => l.includes('Report ready'));
     expect(JSON.parse(line)).toMatchObject({ team: 'alpha', from: 'researcher', to: 'user', text: 'Report ready', timestamp: ts });
 
     // A simulated member in its own process: the user's message and its answer both show.
-    const m = spawnMember({ teamsDir: teams, team: 'alpha', name: 'tester', pollMs: 30, workMs: [1, 5], seed: 2 });
-    running.push(m);
+    const m = spawnMember({ teamsDir: cli.teams, team: 'alpha', name: 'tester', pollMs: 30, workMs: [1, 5], seed: 2 });
+    cli.stopAfter(m);
     await m.waitFor((e) => e.kind === 'started');
     await claudeAppend(p.inbox('tester'), { from: 'user', text: 'Run the suite', timestamp: new Date().toISOString(), read: false });
     await t.waitStdout((l) => l.includes('"from":"tester"') && l.includes('Done: Run the suite'));
@@ -335,7 +295,7 @@ describe('long-running commands', () => {
 
   it('watch delivers a queued message once the inbox frees up', async () => {
     await makeTeam();
-    const p = simTeamPaths(teams, 'alpha');
+    const p = simTeamPaths(cli.teams, 'alpha');
     // Someone else holds the inbox lock (proper-lockfile's lock directory, fresh): the send queues.
     await writeFile(p.inbox('researcher'), '[]');
     await mkdir(`${p.inbox('researcher')}.lock`);
@@ -396,7 +356,7 @@ describe('long-running commands', () => {
   it('demo --era legacy seeds a team in which all three member states show', async () => {
     const d = start(['demo', '--json', '--era', 'legacy', '--poll-ms', '50']);
     const header = JSON.parse(await d.waitStdout((l) => l.includes('"demo"'))) as Record<string, unknown>;
-    expect(header).toMatchObject({ teamsDir: teams, team: 'demo', created: true, members: ['researcher', 'implementer'], mode: 'flag' });
+    expect(header).toMatchObject({ teamsDir: cli.teams, team: 'demo', created: true, members: ['researcher', 'implementer'], mode: 'flag' });
     const roster = JSON.parse((await run(['roster', '--team', 'demo', '--json'])).stdout) as Record<string, unknown>[];
     expect(Object.fromEntries(roster.map((m) => [m.name, m.state]))).toMatchObject({ researcher: 'active', implementer: 'idle', tester: 'terminated' });
     expect(new Set(roster.map((m) => m.color))).toEqual(new Set([undefined, 'blue', 'green', 'yellow']));
@@ -406,8 +366,8 @@ describe('long-running commands', () => {
 
 /** A process holding the state lock the way the engine does, serving no socket. */
 function ownerWithoutSocket(): Proc {
-  const p = spawnHelper('engine-state-owner.ts', [state]);
-  running.push({ stop: async () => (p.send('exit'), await p.exited) });
+  const p = spawnHelper('engine-state-owner.ts', [cli.state]);
+  cli.stopAfter({ stop: async () => (p.send('exit'), await p.exited) });
   return p;
 }
 
@@ -423,9 +383,9 @@ describe('beside a running engine (the app, serve or watch owns the state dir)',
   it('send, thread, roster and teams go through its socket; the socket is 0600 in an owner-only folder', async () => {
     await makeTeam();
     const w = await engine();
-    expect(await modeOf(state)).toBe(0o700);
-    expect(await modeOf(join(state, 'engine.sock'))).toBe(0o600);
-    expect(await modeOf(join(state, 'engine-socket.json'))).toBe(0o600);
+    expect(await modeOf(cli.state)).toBe(0o700);
+    expect(await modeOf(join(cli.state, 'engine.sock'))).toBe(0o600);
+    expect(await modeOf(join(cli.state, 'engine-socket.json'))).toBe(0o600);
 
     const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'Sent beside the app']);
     expect(r.stderr).toBe('');
@@ -457,16 +417,16 @@ describe('beside a running engine (the app, serve or watch owns the state dir)',
     expect(unknown.stderr.trim().split('\n')).toEqual([expect.stringContaining('no team "nope"')]);
     expect(await w.stop()).toBe(0);
     // The owner took its socket and info file with it.
-    expect((await readdir(state)).filter((n) => n.startsWith('engine'))).toEqual([]);
+    expect((await readdir(cli.state)).filter((n) => n.startsWith('engine'))).toEqual([]);
   });
 
   it('refusals come back as exit 2 with the reason on one line, and nothing is written', async () => {
     await makeTeam();
-    const p = simTeamPaths(teams, 'alpha');
+    const p = simTeamPaths(cli.teams, 'alpha');
     const now = new Date().toISOString();
     await claudeAppend(p.inbox('team-lead'), { from: 'tester', text: JSON.stringify({ type: 'shutdown_approved', requestId: 'r', from: 'tester', timestamp: now }), timestamp: now, read: false });
     const w = await engine();
-    const before = await snapshot(teams);
+    const before = await snapshot(cli.teams);
     const cases: [string[], RegExp][] = [
       [['--team', 'nope', '--to', 'researcher', 'hi'], /no team/],
       [['--team', 'alpha', '--to', 'nobody', 'hi'], /no member/],
@@ -487,7 +447,7 @@ describe('beside a running engine (the app, serve or watch owns the state dir)',
         expect(lines[0], String(reason)).toMatch(reason);
       }),
     );
-    expect(await snapshot(teams)).toEqual(before);
+    expect(await snapshot(cli.teams)).toEqual(before);
     expect(await w.stop()).toBe(0);
   });
 
@@ -513,7 +473,7 @@ describe('beside a running engine (the app, serve or watch owns the state dir)',
     await t.waitStderr((s) => s.includes('tailing team alpha'));
     expect(t.stderr()).not.toContain('note:');
     const ts = new Date().toISOString();
-    await claudeAppend(simTeamPaths(teams, 'alpha').inbox('user'), { from: 'researcher', text: 'Seen by the owner', timestamp: ts, read: false });
+    await claudeAppend(simTeamPaths(cli.teams, 'alpha').inbox('user'), { from: 'researcher', text: 'Seen by the owner', timestamp: ts, read: false });
     const line = await t.waitStdout((l) => l.includes('Seen by the owner'));
     expect(JSON.parse(line)).toMatchObject({ team: 'alpha', from: 'researcher', text: 'Seen by the owner' });
     expect(await w.stop()).toBe(0);
@@ -527,7 +487,7 @@ describe('beside a running engine (the app, serve or watch owns the state dir)',
     const w = await engine();
     w.child.kill('SIGKILL');
     await w.stop();
-    expect((await stat(join(state, 'engine.sock'))).isSocket()).toBe(true);
+    expect((await stat(join(cli.state, 'engine.sock'))).isSocket()).toBe(true);
 
     const alone = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'after the crash']);
     expect(alone.stderr).toBe('');
@@ -545,17 +505,17 @@ describe('beside a running engine (the app, serve or watch owns the state dir)',
 
   it('a state path too long for a socket address puts the socket in an owner-only runtime folder', async () => {
     await makeTeam();
-    state = join(dir, 'a-state-folder-whose-path-is-too-long-for-a-unix-socket-'.padEnd(110, 'x'));
-    const runtime = join(dir, 'run');
+    cli.state = join(cli.dir, 'a-state-folder-whose-path-is-too-long-for-a-unix-socket-'.padEnd(110, 'x'));
+    const runtime = join(cli.dir, 'run');
     await mkdir(runtime, { mode: 0o700 });
     const w = await engine({ XDG_RUNTIME_DIR: runtime });
-    const info = JSON.parse(await readFile(join(state, 'engine-socket.json'), 'utf8')) as { path: string };
+    const info = JSON.parse(await readFile(join(cli.state, 'engine-socket.json'), 'utf8')) as { path: string };
     const [folder] = await readdir(runtime);
     expect(folder).toMatch(/^teamdeck-engine-/);
     expect(info.path).toBe(join(runtime, folder!, 'engine.sock'));
     expect(await modeOf(join(runtime, folder!))).toBe(0o700);
     expect(await modeOf(info.path)).toBe(0o600);
-    await expect(stat(join(state, 'engine.sock'))).rejects.toThrow();
+    await expect(stat(join(cli.state, 'engine.sock'))).rejects.toThrow();
 
     const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'long path']);
     expect(r.stderr).toBe('');
@@ -569,25 +529,25 @@ describe('beside a running engine (the app, serve or watch owns the state dir)',
     await makeTeam();
     const host = start(['serve', '--json', '--port', '0']);
     await host.waitStdout((l) => l.includes('"ready"'), 45_000);
-    expect(await modeOf(join(state, 'engine.sock'))).toBe(0o600);
+    expect(await modeOf(join(cli.state, 'engine.sock'))).toBe(0o600);
     const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'beside the browser host']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'accepted' });
     expect((await inbox('alpha', 'researcher')).map((m) => m.text)).toEqual(['beside the browser host']);
     expect(await host.stop()).toBe(0);
-    await expect(stat(join(state, 'engine.sock'))).rejects.toThrow();
+    await expect(stat(join(cli.state, 'engine.sock'))).rejects.toThrow();
   });
 
   it('a --teams-dir the engine does not watch is not sent through it', async () => {
     await makeTeam();
     const w = await engine();
-    const other = join(dir, 'other-teams');
+    const other = join(cli.dir, 'other-teams');
     await mkdir(other);
-    const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--teams-dir', other, '--state-dir', state, 'hi'], { dirs: false });
+    const r = await run(['send', '--team', 'alpha', '--to', 'researcher', '--teams-dir', other, '--state-dir', cli.state, 'hi'], { dirs: false });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toEqual([expect.stringMatching(/in use by another Teamdeck process.*watches .*teams, not .*other-teams/)]);
-    await expect(stat(simTeamPaths(teams, 'alpha').inbox('researcher'))).rejects.toThrow();
+    await expect(stat(simTeamPaths(cli.teams, 'alpha').inbox('researcher'))).rejects.toThrow();
     expect(await w.stop()).toBe(0);
   });
 });

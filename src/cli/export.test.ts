@@ -2,65 +2,23 @@
 // whole team, Markdown and JSON, to stdout and to a file (whole or not at all, never over an
 // existing file without --force), a team captured from Claude Code 2.1.332, and through the
 // socket of an engine that owns the state dir.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claudeAppend } from '../sim/claude-inbox.js';
 import { createTeam, simTeamPaths } from '../sim/simulator.js';
 import { CAPTURE, CAPTURED_TEAM, liveCapturedTeam } from '../../test/helpers/captured-team.js';
+import { useCliDirs } from '../../test/helpers/cli-kit.js';
 
-const BIN = fileURLToPath(new URL('../../bin/teamdeck.mjs', import.meta.url));
-
-let dir: string;
-let teams: string;
-let state: string;
-let child: ChildProcess | undefined;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'teamdeck-cli-export-'));
-  teams = join(dir, 'teams');
-  state = join(dir, 'state');
-  await mkdir(teams);
-});
-afterEach(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const closed = new Promise((r) => child!.once('close', r));
-    child.kill('SIGINT');
-    await closed;
-  }
-  child = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
-
-function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env };
-  delete e.TEAMDECK_TEAMS_DIR;
-  delete e.TEAMDECK_STATE_DIR;
-  delete e.CLAUDE_CONFIG_DIR;
-  return e;
-}
-
-function run(args: string[], root = teams): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [BIN, ...args, '--teams-dir', root, '--state-dir', state], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    c.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    c.on('error', reject);
-    c.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = useCliDirs('teamdeck-cli-export-');
+const run = (args: string[], teams = cli.teams) => cli.run(args, { teams });
 
 /** A legacy team with one message sent through Teamdeck and the researcher's answer in user.json. */
 async function teamWithThread(): Promise<string> {
-  await createTeam({ teamsDir: teams, team: 'alpha', members: ['researcher', 'tester'] });
+  await createTeam({ teamsDir: cli.teams, team: 'alpha', members: ['researcher', 'tester'] });
   const sent = await run(['send', '--team', 'alpha', '--to', 'researcher', '--json', 'Look into the flaky upload test']);
   expect(sent.code, sent.stderr).toBe(0);
-  const p = simTeamPaths(teams, 'alpha');
+  const p = simTeamPaths(cli.teams, 'alpha');
   const later = new Date(Date.now() + 1000).toISOString();
   await claudeAppend(p.inbox('user'), { from: 'researcher', text: 'Found it:\n```\n# a race\n```', timestamp: later, read: false });
   const last = new Date(Date.now() + 2000).toISOString();
@@ -95,7 +53,7 @@ describe('teamdeck export', () => {
 
   it('writes --out whole, refuses to replace a file without --force, a folder, or a missing folder', async () => {
     await teamWithThread();
-    const out = join(dir, 'thread.md');
+    const out = join(cli.dir, 'thread.md');
     const first = await run(['export', '--team', 'alpha', '--with', 'researcher', '--format', 'md', '--out', out, '--json']);
     expect(first.code, first.stderr).toBe(0);
     const wrote = JSON.parse(first.stdout) as { path: string; bytes: number; messages: number };
@@ -115,14 +73,14 @@ describe('teamdeck export', () => {
     expect(forced.stdout).toMatch(/^Exported 3 messages to .*thread\.md \(\d+ bytes\)\.\n$/);
     expect(JSON.parse(await readFile(out, 'utf8'))).toMatchObject({ format: 'teamdeck-export', scope: 'team' });
 
-    const folder = await run(['export', '--team', 'alpha', '--format', 'md', '--out', dir, '--force']);
+    const folder = await run(['export', '--team', 'alpha', '--format', 'md', '--out', cli.dir, '--force']);
     expect(folder.code).toBe(2);
-    expect(folder.stderr).toContain(`${dir} is a folder`);
-    const missing = await run(['export', '--team', 'alpha', '--format', 'md', '--out', join(dir, 'nope', 'x.md')]);
+    expect(folder.stderr).toContain(`${cli.dir} is a folder`);
+    const missing = await run(['export', '--team', 'alpha', '--format', 'md', '--out', join(cli.dir, 'nope', 'x.md')]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain(`the folder ${join(dir, 'nope')} does not exist`);
+    expect(missing.stderr).toContain(`the folder ${join(cli.dir, 'nope')} does not exist`);
     // No temporary file is left beside the output.
-    expect((await readdir(dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect((await readdir(cli.dir)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
   });
 
   it('answers bad arguments with exit 2 and one line', async () => {
@@ -145,7 +103,7 @@ describe('teamdeck export', () => {
   });
 
   it('exports a team captured from Claude Code 2.1.332 with its protocol events in words', async () => {
-    const config = join(dir, '.claude');
+    const config = join(cli.dir, '.claude');
     const team = await liveCapturedTeam(config, { config: 3, session: 11 });
     const inboxes = join(CAPTURE, 'teams', CAPTURED_TEAM, 'inboxes');
     await copyFile(join(inboxes, 'team-lead.011.json'), join(team, 'inboxes', 'team-lead.json'));
@@ -160,19 +118,7 @@ describe('teamdeck export', () => {
 
   it('goes through the engine that owns the state dir (the app, serve or watch)', async () => {
     await teamWithThread();
-    child = spawn(process.execPath, [BIN, 'watch', '--json', '--teams-dir', teams, '--state-dir', state], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`watch did not start: ${err}`)), 45_000);
-      child!.stderr!.setEncoding('utf8').on('data', (d: string) => {
-        err += d;
-        if (err.includes('Ctrl-C to stop')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child!.stdout!.resume();
-    });
+    await cli.watch();
     const r = await run(['export', '--team', 'alpha', '--with', 'researcher', '--format', 'json', '--time-zone', 'Asia/Kolkata']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');

@@ -1,15 +1,12 @@
 // `teamdeck activity`, `tasks` and `needs`: the real command in child processes, over a live
 // copy of the team captured from Claude Code 2.1.332 in real temp dirs.
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MemberActivity, NeedItem, TaskBoard } from '../shared/types.js';
 import { CAPTURED_TEAM as TEAM, CAPTURED_TX, liveCapturedTeam, writeSessionVersion } from '../../test/helpers/captured-team.js';
-
-const BIN = fileURLToPath(new URL('../../bin/teamdeck.mjs', import.meta.url));
+import { runCli, spawnWatch, type Done } from '../../test/helpers/cli-kit.js';
 
 let dir: string;
 let config: string;
@@ -22,20 +19,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  delete env.TEAMDECK_TEAMS_DIR;
-  delete env.TEAMDECK_STATE_DIR;
-  delete env.CLAUDE_CONFIG_DIR;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args, '--teams-dir', join(config, 'teams'), '--state-dir', join(dir, 'state')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function run(args: string[]): Promise<Done> {
+  return runCli([...args, '--teams-dir', join(config, 'teams'), '--state-dir', join(dir, 'state')]);
 }
 
 describe('teamdeck activity', () => {
@@ -137,24 +122,9 @@ describe('beside a running engine (teamdeck watch owns the state dir)', () => {
   it('activity, tasks and needs go through its socket and answer the same shapes', async () => {
     await liveCapturedTeam(config, { config: 4, session: 11 });
     await writeFile(join(config, 'tasks', TEAM, '1.json'), JSON.stringify({ id: '1', subject: 'Ship', description: '', status: 'pending', blocks: [], blockedBy: [] }));
-    const env = { ...process.env };
-    delete env.TEAMDECK_TEAMS_DIR;
-    delete env.TEAMDECK_STATE_DIR;
-    delete env.CLAUDE_CONFIG_DIR;
-    const watch = spawn(process.execPath, [BIN, 'watch', '--json', '--teams-dir', join(config, 'teams'), '--state-dir', join(dir, 'state')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const closed = new Promise((r) => watch.on('close', r));
+    const watch = spawnWatch(join(config, 'teams'), join(dir, 'state'));
     try {
-      let err = '';
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`watch did not start: ${err}`)), 45_000);
-        watch.stderr.setEncoding('utf8').on('data', (c: string) => {
-          err += c;
-          if (err.includes('Ctrl-C to stop')) {
-            clearTimeout(timer);
-            resolve();
-          }
-        });
-      });
+      await watch.started;
       const activity = await run(['activity', '--team', TEAM, '--json']);
       expect(activity.code, activity.stderr).toBe(0);
       expect((JSON.parse(activity.stdout) as MemberActivity[]).map((a) => [a.member, a.kind])).toEqual([
@@ -171,8 +141,7 @@ describe('beside a running engine (teamdeck watch owns the state dir)', () => {
       // Through the socket, not a throwaway engine of its own.
       expect(activity.stderr).not.toContain('note:');
     } finally {
-      watch.kill('SIGINT');
-      await closed;
+      await watch.stop();
     }
   });
 });

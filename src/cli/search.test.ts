@@ -1,66 +1,22 @@
 // `teamdeck search`: the real command in child processes over real temp dirs, on its own (it
 // builds the index from the journals and waits for it) and through the socket of an engine
 // that owns the state dir, where a message appended meanwhile is found too.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchResult } from '../shared/contract.js';
 import { claudeAppend } from '../sim/claude-inbox.js';
 import { createTeam, simTeamPaths } from '../sim/simulator.js';
 import { markedSnippet } from './commands/search.js';
+import { useCliDirs } from '../../test/helpers/cli-kit.js';
 
-const BIN = fileURLToPath(new URL('../../bin/teamdeck.mjs', import.meta.url));
-
-let dir: string;
-let teams: string;
-let state: string;
-let child: ChildProcess | undefined;
-
-beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'teamdeck-cli-search-'));
-  teams = join(dir, 'teams');
-  state = join(dir, 'state');
-  await mkdir(teams);
-});
-afterEach(async () => {
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const closed = new Promise((r) => child!.once('close', r));
-    child.kill('SIGINT');
-    await closed;
-  }
-  child = undefined;
-  await rm(dir, { recursive: true, force: true });
-});
-
-function env(): NodeJS.ProcessEnv {
-  const e = { ...process.env };
-  delete e.TEAMDECK_TEAMS_DIR;
-  delete e.TEAMDECK_STATE_DIR;
-  delete e.CLAUDE_CONFIG_DIR;
-  return e;
-}
-
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [BIN, ...args, '--teams-dir', teams, '--state-dir', state], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    c.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    c.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    c.on('error', reject);
-    c.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = useCliDirs('teamdeck-cli-search-');
+const run = (args: string[]) => cli.run(args);
 
 async function seed(): Promise<void> {
-  await createTeam({ teamsDir: teams, team: 'alpha', members: ['researcher', 'tester'] });
+  await createTeam({ teamsDir: cli.teams, team: 'alpha', members: ['researcher', 'tester'] });
   const sent = await run(['send', '--team', 'alpha', '--to', 'researcher', 'Look into the flaky upload test']);
   expect(sent.code, sent.stderr).toBe(0);
   const later = new Date(Date.now() + 1000).toISOString();
-  await claudeAppend(simTeamPaths(teams, 'alpha').inbox('user'), { from: 'researcher', text: 'The flaky upload:\na \u001b[31mrace\u001b[0m', timestamp: later, read: false });
+  await claudeAppend(simTeamPaths(cli.teams, 'alpha').inbox('user'), { from: 'researcher', text: 'The flaky upload:\na \u001b[31mrace\u001b[0m', timestamp: later, read: false });
 }
 
 describe('teamdeck search', () => {
@@ -89,20 +45,8 @@ describe('teamdeck search', () => {
 
   it('goes through the engine that owns the state dir, and finds what was appended since it started', async () => {
     await seed();
-    child = spawn(process.execPath, [BIN, 'watch', '--json', '--teams-dir', teams, '--state-dir', state], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`watch did not start: ${err}`)), 45_000);
-      child!.stderr!.setEncoding('utf8').on('data', (d: string) => {
-        err += d;
-        if (err.includes('Ctrl-C to stop')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child!.stdout!.resume();
-    });
-    await claudeAppend(simTeamPaths(teams, 'alpha').inbox('user'), { from: 'tester', text: 'the walrus suite is green', timestamp: new Date(Date.now() + 5000).toISOString(), read: false });
+    await cli.watch();
+    await claudeAppend(simTeamPaths(cli.teams, 'alpha').inbox('user'), { from: 'tester', text: 'the walrus suite is green', timestamp: new Date(Date.now() + 5000).toISOString(), read: false });
     let hits: SearchResult['hits'] = [];
     for (let i = 0; i < 40 && hits.length === 0; i++) {
       const r = await run(['search', 'walrus', '--json']);
