@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { SearchIndex } from '../src/main/core/search/search-index.js';
 import { TeamService } from '../src/main/core/team-service.js';
 import { claudeAppend } from '../src/sim/claude-inbox.js';
+import { mulberry32 } from '../src/sim/prng.js';
 import { fixture } from './fixtures.js';
 import { summarize, type Row } from './stats.js';
 
@@ -26,17 +27,6 @@ const QUERIES = 200;
 const P50_MS = 100;
 const P99_MS = 300;
 const FINDABLE_MS = 1_000;
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const BASE = ('the a to of and in is it that for on with this be as at by from not are was we fix test retry upload timer race build cache ' +
   'deploy config schema migration index query thread inbox lead member plan review merge branch commit flaky green red error warning ' +
@@ -102,7 +92,7 @@ function queries(r: () => number, vocab: string[], samples: string[]): { query: 
 async function benchBuildAndQuery(): Promise<Row[]> {
   const base = await mkdtemp(join(tmpdir(), 'teamdeck-bench-search-'));
   const stateDir = join(base, 'state');
-  const r = rng(12);
+  const r = mulberry32(12);
   const vocab = vocabulary(r);
   const t0 = Date.parse('2026-01-01T00:00:00Z');
   const samples: string[] = [];

@@ -1,9 +1,10 @@
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useActions, useDeck } from '../state/context';
 import { memberState, orderedRoster, teamGroups } from '../state/selectors';
 import { PresenceDot } from './bits';
 import { SearchIcon } from './icons';
+import { useListKeys } from './useListKeys';
 
 interface Choice {
   team: string;
@@ -27,7 +28,6 @@ export function matches(query: string, text: string): boolean {
 export function JumpPalette({ onClose }: { onClose: () => void }) {
   const actions = useActions();
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
   // Rows as strings so the selector stays shallow-comparable while dots tick.
   const rows = useDeck(
     useShallow((s) => {
@@ -51,30 +51,13 @@ export function JumpPalette({ onClose }: { onClose: () => void }) {
     [rows],
   );
   const shown = useMemo(() => choices.filter((c) => matches(query, c.member) || matches(query, `${c.teamName} ${c.member}`)), [choices, query]);
-  const current = Math.min(active, Math.max(0, shown.length - 1));
 
   const choose = (c: Choice | undefined) => {
     if (!c) return;
     actions.openMember(c.team, c.member);
     onClose();
   };
-
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'ArrowDown') {
-      e.preventDefault();
-      setActive((a) => Math.min(shown.length - 1, a + 1));
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      setActive((a) => Math.max(0, a - 1));
-    } else if (e.key === 'Enter') {
-      e.preventDefault();
-      choose(shown[current]);
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      onClose();
-    }
-  };
+  const { current, setActive, onKeyDown } = useListKeys(shown, { choose, close: onClose });
 
   return (
     <div

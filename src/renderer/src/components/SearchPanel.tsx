@@ -2,11 +2,12 @@
 // Each hit shows its team, thread, time and the text around the matches, highlighted with <mark>
 // elements built from the engine's ranges (message text is never HTML). Up/Down choose, Enter
 // or a click opens the thread scrolled to the message (teammates' traffic opens the feed).
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SearchHit, SearchResult } from '../../../shared/contract';
 import { useActions, useDeck } from '../state/context';
 import { pointInTime } from '../lib/time';
 import { SearchIcon } from './icons';
+import { useListKeys } from './useListKeys';
 
 /** The snippet as text nodes and <mark> elements: ranges outside the text, or overlapping, are dropped. */
 export function highlighted(text: string, ranges: [number, number][]): ReactNode[] {
@@ -45,10 +46,22 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
   const [query, setQuery] = useState('');
   const [scope, setScope] = useState<Scope>('all');
   const [state, setState] = useState<State>({ kind: 'idle' });
-  const [active, setActive] = useState(0);
   const [again, setAgain] = useState(0);
   const asked = useRef(0);
   const list = useRef<HTMLUListElement>(null);
+
+  const open = (h: SearchHit | undefined) => {
+    if (!h) return;
+    if (h.member) actions.openMessage(h.team, h.member, h.messageId);
+    else {
+      actions.openTeam(h.team);
+      actions.openFeed(true);
+    }
+    onClose();
+  };
+
+  const hits = useMemo(() => (state.kind === 'done' ? state.result.hits : []), [state]);
+  const { current, setActive, onKeyDown } = useListKeys(hits, { choose: open, close: onClose });
 
   const team = scope === 'team' ? selectedTeam : undefined;
   useEffect(() => {
@@ -67,7 +80,7 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
       });
     }, DEBOUNCE_MS);
     return () => clearTimeout(t);
-  }, [query, team, actions, again]);
+  }, [query, team, actions, again, setActive]);
 
   // While the index is being built, ask again now and then: the hits grow with it.
   const building = state.kind === 'done' && state.result.building;
@@ -77,38 +90,9 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
     return () => clearTimeout(t);
   }, [building, state]);
 
-  const hits = useMemo(() => (state.kind === 'done' ? state.result.hits : []), [state]);
-  const current = Math.min(active, Math.max(0, hits.length - 1));
   useEffect(() => {
     list.current?.querySelector(`#search-hit-${current}`)?.scrollIntoView?.({ block: 'nearest' });
   }, [current]);
-
-  const open = (h: SearchHit | undefined) => {
-    if (!h) return;
-    if (h.member) actions.openMessage(h.team, h.member, h.messageId);
-    else {
-      actions.openTeam(h.team);
-      actions.openFeed(true);
-    }
-    onClose();
-  };
-
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'ArrowDown') {
-      e.preventDefault();
-      setActive(Math.min(hits.length - 1, current + 1));
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      setActive(Math.max(0, current - 1));
-    } else if (e.key === 'Enter') {
-      e.preventDefault();
-      open(hits[current]);
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      onClose();
-    }
-  };
 
   return (
     <div
