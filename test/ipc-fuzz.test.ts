@@ -44,7 +44,7 @@ const WS_RUNS = Math.max(1, Math.round(RUNS / 10));
 const TEAM = 'Fuzz Team';
 const TEAM_ID = teamDirName(TEAM);
 const MEMBERS = ['researcher', 'implementer'];
-const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds', 'getChannels', 'getTerminals', 'exportConversation']);
+const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds', 'getChannels', 'getTerminals', 'exportConversation', 'search']);
 /** Calls on one terminal: without a terminal host, a well-formed one is refused. */
 const TERMINAL_CALLS = new Set<CallName>(['attachTerminal', 'terminalInput', 'resizeTerminal', 'detachTerminal', 'closeTerminal']);
 const ALLOWED = new Set(['invalid', 'refused', 'not_found']);
@@ -304,6 +304,12 @@ function validArgs(name: CallName): unknown[] {
       if (chance(0.4)) req.timeZone = pick(['UTC', 'Europe/Paris', 'America/New_York', 'Asia/Kolkata']);
       return [req];
     }
+    case 'search': {
+      const req: Record<string, unknown> = { query: pick(['auth.ts', '"login flow"', 'tests*', 'bug found']) };
+      if (chance(0.4)) req.team = pick([TEAM_ID, TEAM]);
+      if (chance(0.4)) req.limit = pick([1, 50, 200]);
+      return [req];
+    }
   }
 }
 
@@ -435,6 +441,16 @@ function validShaped(name: CallName): unknown[] {
       const req: Record<string, unknown> = { team: team(), format: pick(['md', 'json', 'MD', 'html', '', 'pdf']) };
       if (chance(0.6)) req.member = chance(0.3) ? pick(MEMBERS) : nameish();
       if (chance(0.4)) req.timeZone = pick(['UTC', 'Europe/Paris', 'Mars/Olympus', '../../etc/passwd', 'Etc/GMT+5', '', 'x'.repeat(65), '+01:00', nameish()]);
+      return [req];
+    }
+    case 'search': {
+      // FTS syntax, quotes left open, column filters, sizes at and past the limits, NUL.
+      const req: Record<string, unknown> = {
+        query: pick(['"', '""', '*', 'NEAR(a b)', 'a OR b', 'body:x', 'text:secret', '-x', '^a', '(', ')', 'x'.repeat(1_000), 'x'.repeat(1_001), '\u0000', ' ', '', 'a\u0000b', unicodeSoup(), controlChars(), nameish()]),
+      };
+      if (chance(0.4)) req.team = chance(0.3) ? pick([TEAM_ID, TEAM]) : nameish();
+      if (chance(0.4)) req.limit = pick([0, 1, 200, 201, -1, 1.5, 1e9, '10']);
+      if (chance(0.3)) req.before = pick(['123', '0', '-1', 'abc', 'x'.repeat(41), '1'.repeat(21), '']);
       return [req];
     }
     case 'terminalInput':

@@ -71,6 +71,7 @@ describe('hostile queries against a real FTS5 table', () => {
       row('m5', 'retry the upload timer'),
       row('m6', 'timer upload retry', 'beta'),
       row('m7', 'the text column holds this'),
+      row('m8', 'torn \ud83d surrogate kept'),
     ]);
   });
   afterAll(async () => {
@@ -95,6 +96,13 @@ describe('hostile queries against a real FTS5 table', () => {
     expect(ids('^retry')).toEqual(['m6', 'm5']);
     expect(ids('"upload timer"')).toEqual(['m5']);
     expect(ids('upload timer')).toEqual(['m6', 'm5']);
+  });
+
+  it('a lone surrogate (half an emoji) in the query or the text is U+FFFD, not an SQL error (the IPC fuzz found "unterminated string")', () => {
+    expect(ids('surrogate \udefe')).toEqual(['m8']);
+    expect(ids('\ud83d surrogate')).toEqual(['m8']);
+    expect(ids('torn')).toEqual(['m8']);
+    expect(() => ids('\ud91b\udc7e\udd28')).toThrow(SearchQueryError);
   });
 
   it('a prefix matches, and a team filter keeps to that team', () => {

@@ -65,10 +65,18 @@ export function splitTerms(query: string): SearchTerm[] {
   return terms;
 }
 
+/** Half of a surrogate pair with no other half: not text, and SQLite's binding cuts the string there. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The text with each lone surrogate as U+FFFD, as a UTF-8 encoder writes it. */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}
+
 /** Throws SearchQueryError for a query with nothing to look for, or one too long. */
 export function parseQuery(query: string): ParsedQuery {
   if (query.length > MAX_QUERY_LENGTH) throw new SearchQueryError(`the search is longer than ${MAX_QUERY_LENGTH} characters`);
-  const terms = splitTerms(query);
+  const terms = splitTerms(wellFormed(query));
   if (terms.length === 0) throw new SearchQueryError('nothing to search for: type a word or a "phrase"');
   if (terms.length > MAX_TERMS) throw new SearchQueryError(`at most ${MAX_TERMS} words or phrases`);
   const parts = terms.map((t) => (t.prefix ? `${quote(t.text)} *` : quote(t.text)));

@@ -6,6 +6,7 @@ import { LEGACY_SENDER } from '../claude/era.js';
 import { describeFrame, parseFrame } from '../claude/frames.js';
 import { inboxFileStem } from '../claude/paths.js';
 import type { ObservedState, SentState } from '../delivery/journal.js';
+import { wellFormed } from './query.js';
 
 export interface IndexRow {
   team: string;
@@ -32,7 +33,7 @@ function timeOf(timestamp: string, at: number): number {
 }
 
 function clean(text: string): string {
-  return text.replace(MARKS, ' ');
+  return wellFormed(text.replace(MARKS, ' '));
 }
 
 /** A message the user sent. */
