@@ -3,7 +3,8 @@
 // folders; "not opened" is read from this process's open file descriptors (/proc/self/fd): an
 // open journal holds its segment open for appends.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readdir, readFile, readlink, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdir, readdir, readFile, readlink, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TeamService } from './team-service.js';
 import { SendRefusedError } from './service-types.js';
@@ -11,6 +12,22 @@ import { ENDED_INDEX_FILE, parseEndedIndex } from './history/ended-index.js';
 import { OPEN_ENDED_TEAMS } from './ended-teams.js';
 import { writeEndedTeams } from '../../sim/ended-gen.js';
 import { tempTeams, writeTeam, type TempTeams } from '../../../test/helpers/team-fixture.js';
+import { REPO_ROOT } from '../../../test/helpers/tmp.js';
+
+const CAPTURED_CONFIG = join(REPO_ROOT, 'test', 'fixtures', 'claude-2.1.332', 'team-lifecycle', 'teams', 'session-cc4ff1d9', 'config.003.json');
+
+/** A current-era team whose lead was killed: Claude left its folder, its lead's pid is gone. */
+async function killedLeadTeam(root: string, id: string): Promise<void> {
+  const cfg = JSON.parse(await readFile(CAPTURED_CONFIG, 'utf8'));
+  const dead = spawnSync(process.execPath, ['-e', '0']).pid;
+  cfg.name = id;
+  cfg.leadProcess = { ...cfg.leadProcess, pid: dead };
+  delete cfg.leadProcess.procStart;
+  delete cfg.leadProcess.pidSpace;
+  await mkdir(join(root, id, 'inboxes'), { recursive: true });
+  await writeFile(join(root, id, 'config.json'), JSON.stringify(cfg, null, 2));
+  await writeFile(join(root, id, 'inboxes', 'team-lead.json'), JSON.stringify([{ from: 'researcher', text: `hello from ${id}`, timestamp: ts(1), read: true }]));
+}
 
 let t: TempTeams;
 let svc: TeamService | undefined;
@@ -145,6 +162,21 @@ describe.skipIf(!linux)('ended teams from the index', () => {
     const again = await openJournals(t.stateDir);
     expect(again).toContain(ids[0]);
     expect(again).toHaveLength(OPEN_ENDED_TEAMS);
+  });
+
+  it('never closes an ended team whose folder Claude left behind (the next scan would open it again as new)', async () => {
+    const ids = Array.from({ length: OPEN_ENDED_TEAMS + 2 }, (_, i) => `session-0000000${i}`);
+    for (const id of ids) await killedLeadTeam(t.root, id);
+    const s = service();
+    await s.start();
+    const first = await s.listTeams();
+    expect(first.map((x) => [x.id, x.state])).toEqual(ids.map((id) => [id, 'ended']));
+    expect(first[0]!.endedReason).toMatch(/lead's process \(pid \d+\) is gone/);
+    await s.refresh();
+    await s.settled();
+    expect(await openJournals(t.stateDir)).toEqual(ids);
+    // Not opened again and marked ended anew: the same end.
+    expect((await s.listTeams()).map((x) => x.endedAt)).toEqual(first.map((x) => x.endedAt));
   });
 
   it('builds the index from the team.json files when it is missing, without folding a journal', async () => {

@@ -18,6 +18,11 @@ export interface EndedTeamsContext {
   problem: (p: TeamProblem) => void;
   /** A team is being opened right now: it is not evicted. */
   isOpening: (id: string) => boolean;
+  /**
+   * Its folder is still under the teams root (a killed lead's): such a team is never evicted, or
+   * the next scan would open it again as a folder and mark it ended anew.
+   */
+  folderPresent: (id: string) => Promise<boolean>;
   /** Whatever else holds the runtime lets go of it (live views' task boards). */
   onEvict?: (rt: TeamRuntime) => void;
   /** How many ended teams stay open (default OPEN_ENDED_TEAMS). */
@@ -136,6 +141,9 @@ export class EndedTeams {
 
   /** The refusal of a send to a listed ended team (nothing is opened or written for it). */
   refusal(team: string): string | undefined {
+    // An open team of that id or name answers for itself (checkTarget).
+    if (this.ctx.teams.has(team)) return undefined;
+    for (const rt of this.ctx.teams.values()) if (rt.config?.name === team) return undefined;
     const e = this.listed(team) ?? this.listedByName(team);
     return e ? `team ${e.id} has ended (${e.endedReason}); nothing can be sent to it` : undefined;
   }
@@ -155,6 +163,10 @@ export class EndedTeams {
       for (const id of over) {
         const rt = this.ctx.teams.get(id);
         if (!rt?.ended || this.ctx.isOpening(id) || [...rt.outboxes.values()].some((o) => o.load > 0)) continue;
+        if (await this.ctx.folderPresent(id)) continue;
+        // Still open, not being opened, and not asked for meanwhile.
+        const place = this.recent.indexOf(id);
+        if (this.ctx.teams.get(id) !== rt || this.ctx.isOpening(id) || place < 0 || place >= this.recent.length - keep) continue;
         this.index.put(entryOf(rt));
         this.ctx.teams.delete(id);
         this.recent = this.recent.filter((x) => x !== id);

@@ -70,6 +70,7 @@ export class TeamDirectory {
       senderName: ctx.senderName,
       problem: (p) => this.problem(p),
       isOpening: (id) => this.opening.has(id),
+      folderPresent: (id) => this.folderPresent(id),
       onEvict: (rt) => ctx.onEvict?.(rt),
     });
   }
