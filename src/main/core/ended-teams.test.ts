@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, readlink, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TeamService } from './team-service.js';
+import { ApiHandlers } from './api-handlers.js';
+import { SettingsStore } from './settings.js';
 import { SendRefusedError } from './service-types.js';
 import { ENDED_INDEX_FILE, parseEndedIndex } from './history/ended-index.js';
 import { OPEN_ENDED_TEAMS } from './ended-teams.js';
@@ -216,6 +218,27 @@ describe.skipIf(!linux)('ended teams from the index', () => {
     await expect(send).rejects.toThrow(/has ended \(the lead exited and Claude removed the team folder\); nothing can be sent to it/);
     expect(await openJournals(t.stateDir)).toEqual([]);
     expect(await snapshot(t.stateDir)).toEqual(before);
+  });
+
+  it("refuses the window's send to a listed ended team with the reason (not as unknown), opening and writing nothing", async () => {
+    const gen = await writeEndedTeams({ stateDir: t.stateDir, teams: 2, members: 2, messages: 10, seed: 13 });
+    const h = await ApiHandlers.create({
+      stateDir: t.stateDir,
+      settings: await SettingsStore.open(t.stateDir),
+      teamsDirFlag: t.root,
+      env: {},
+      createService: (o) => new TeamService({ ...o, watch: false }),
+    });
+    try {
+      const before = await snapshot(t.stateDir);
+      const r = await h.dispatch('send', [{ team: gen.teams[1]!.id, to: 'team-lead', text: 'hello?' }]);
+      expect(r).toEqual({ ok: false, error: { code: 'refused', message: `team ${gen.teams[1]!.id} has ended (the lead exited and Claude removed the team folder); nothing can be sent to it` } });
+      expect(await h.dispatch('send', [{ team: 'nobody', to: 'team-lead', text: 'hello?' }])).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      expect(await openJournals(t.stateDir)).toEqual([]);
+      expect(await snapshot(t.stateDir)).toEqual(before);
+    } finally {
+      await h.close();
+    }
   });
 
   it('a folder that comes back for a listed ended team is read as running again', async () => {
