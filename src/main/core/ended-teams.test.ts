@@ -83,6 +83,7 @@ const ts = (n: number) => new Date(1_767_000_000_000 + n * 1000).toISOString();
 describe.skipIf(!linux)('ended teams from the index', () => {
   it('lists ended teams from the index without opening their journals, and opens one on demand', async () => {
     const gen = await writeEndedTeams({ stateDir: t.stateDir, teams: 5, members: 3, messages: 40, seed: 7 });
+    const indexAt = (await stat(join(t.stateDir, ENDED_INDEX_FILE))).mtimeMs;
     const s = service();
     await s.start();
     const teams = await s.listTeams();
@@ -97,6 +98,12 @@ describe.skipIf(!linux)('ended teams from the index', () => {
     expect(await openJournals(t.stateDir)).toEqual([id]);
     // Its summary is the same opened as listed.
     expect((await s.listTeams()).find((x) => x.id === id)).toEqual(teams.find((x) => x.id === id));
+    // Nothing changed in its history: its index entry is not written again.
+    const index = await readFile(join(t.stateDir, ENDED_INDEX_FILE), 'utf8');
+    await s.stop();
+    svc = undefined;
+    expect(await readFile(join(t.stateDir, ENDED_INDEX_FILE), 'utf8')).toBe(index);
+    expect((await stat(join(t.stateDir, ENDED_INDEX_FILE))).mtimeMs).toBe(indexAt);
   });
 
   it('a team that ends while the engine runs enters the index; after a restart it is listed unopened and opens with the same history', async () => {

@@ -48,6 +48,12 @@ function entryOf(v: unknown): EndedEntry | undefined {
   return out;
 }
 
+const FIELDS = ['id', 'name', 'era', 'memberCount', 'createdAt', 'endedAt', 'endedReason', 'messages', 'lastMessageAt', 'pending'] as const;
+
+function sameEntry(a: EndedEntry, b: EndedEntry): boolean {
+  return FIELDS.every((k) => a[k] === b[k]);
+}
+
 /** The entries of an index file's text, or why it is not one. */
 export function parseEndedIndex(text: string): { ok: true; entries: EndedEntry[] } | { ok: false; reason: string } {
   let v: unknown;
@@ -148,7 +154,8 @@ export class EndedIndex {
 
   put(e: EndedEntry): void {
     const prev = this.entries.get(e.id);
-    if (prev && JSON.stringify(prev) === JSON.stringify(e)) return;
+    // Compared field by field: an entry read back has its fields in another order.
+    if (prev && sameEntry(prev, e)) return;
     this.entries.set(e.id, e);
     this.changed();
   }
