@@ -188,6 +188,18 @@ describe.skipIf(!linux)('ended teams from the index', () => {
     expect((await s.listTeams()).map((x) => x.endedAt)).toEqual(first.map((x) => x.endedAt));
   });
 
+  it('drops an entry whose journal was removed by hand (nothing of it is left to open)', async () => {
+    const gen = await writeEndedTeams({ stateDir: t.stateDir, teams: 3, members: 2, messages: 10, seed: 15 });
+    await rm(join(t.stateDir, 'journal', gen.teams[1]!.id), { recursive: true });
+    const s = service();
+    await s.start();
+    const left = [gen.teams[0]!.id, gen.teams[2]!.id].sort();
+    expect((await s.listTeams()).map((x) => x.id)).toEqual(left);
+    await s.stop();
+    svc = undefined;
+    expect((await readIndex(t.stateDir)).map((e) => e.id)).toEqual(left);
+  });
+
   it('builds the index from the team.json files when it is missing, without folding a journal', async () => {
     const gen = await writeEndedTeams({ stateDir: t.stateDir, teams: 4, members: 2, messages: 10, seed: 5 });
     const before = await readIndex(t.stateDir);

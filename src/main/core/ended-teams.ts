@@ -70,6 +70,13 @@ export class EndedTeams {
     if (this.loaded) return;
     this.loaded = true;
     const how = await this.index.load(journals);
+    // An entry whose journal is gone (removed by hand) has no history left to show: dropped, said once.
+    const have = new Set(journals);
+    for (const id of [...this.index.entries.keys()]) {
+      if (have.has(id) || (await this.ctx.folderPresent(id))) continue;
+      this.index.delete(id);
+      process.stderr.write(`teamdeck: ended team ${id} is no longer listed: its journal is gone from ${this.ctx.stateDir}\n`);
+    }
     // Said once, where there was something to list (not on a state folder's first start).
     if (how !== 'read' && journals.length > 0) process.stderr.write(`teamdeck: ended-teams index ${how} from ${this.index.entries.size} team.json file(s) in ${this.ctx.stateDir}\n`);
   }
