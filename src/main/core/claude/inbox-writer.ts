@@ -85,6 +85,11 @@ export interface ModifyOptions {
   lockOptions?: Partial<lockfile.LockOptions>;
   /** Re-read the file after writing, still under the lock, and check it holds exactly what was written (default true). */
   verify?: boolean;
+  /**
+   * Awaited under the lock once the new contents are in the temp file (fsync'd), before the
+   * rename makes them visible. What it throws is rethrown as it is, with nothing written.
+   */
+  beforeRename?: () => Promise<void>;
 }
 
 /**
@@ -162,17 +167,31 @@ async function underInboxLock<T>(
       throw classify(e, 'cannot read inbox');
     }
     return await work(bytes, async (out) => {
-      try {
-        await writeFileAtomic(inboxPath, out, { fsync: opts.fsync ?? true });
-      } catch (e) {
-        throw classify(e, 'cannot write inbox');
-      }
-      if (opts.verify ?? true) {
-        // Under the lock nobody else may write, so the file must hold exactly our bytes.
+      const gate = opts.beforeRename;
+      let refused: { e: unknown } | undefined;
+      const beforeRename = gate
+        ? async () => {
+            try {
+              await gate();
+            } catch (e) {
+              refused = { e };
+              throw e;
+            }
+          }
+        : undefined;
+      // Under the lock nobody else may write, so the file must hold exactly our bytes. Read
+      // back while the folder's fsync runs; both are done before the lock is let go.
+      const verify = async () => {
         const again = await readWhole(inboxPath).catch(() => undefined);
         if (!again || !again.equals(out)) {
           throw new AdmissionError(`inbox ${basename(inboxPath)} did not hold what was written; will retry`, true, 'EVERIFY');
         }
+      };
+      try {
+        await writeFileAtomic(inboxPath, out, { fsync: opts.fsync ?? true, beforeRename, ...((opts.verify ?? true) ? { afterRename: verify } : {}) });
+      } catch (e) {
+        if (refused) throw refused.e;
+        throw classify(e, 'cannot write inbox');
       }
     });
   } finally {

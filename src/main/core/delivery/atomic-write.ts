@@ -7,7 +7,18 @@ import { dirname } from 'node:path';
  * the target, so watchers can ignore `*.tmp.*`), plus the fsyncs Claude skips: the data
  * before the rename, and the folder after it, so an answer of `accepted` survives power loss.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, opts: { fsync?: boolean; mode?: number } = {}): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  data: string | Uint8Array,
+  opts: {
+    fsync?: boolean;
+    mode?: number;
+    /** Awaited once the temp file is written (and fsync'd), before the rename shows it; if it throws, the temp file is removed and nothing is shown. */
+    beforeRename?: () => Promise<void>;
+    /** Run once the rename is done, alongside the folder's fsync; both are finished when this returns. */
+    afterRename?: () => Promise<void>;
+  } = {},
+): Promise<void> {
   const fsync = opts.fsync ?? true;
   const tmp = `${path}.tmp.${randomBytes(4).toString('hex')}`;
   // `mode` (before the umask) for files only their owner may read, e.g. 0o600.
@@ -25,12 +36,15 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   }
   await fh.close();
   try {
+    await opts.beforeRename?.();
     await rename(tmp, path);
   } catch (e) {
     await unlink(tmp).catch(() => {});
     throw e;
   }
-  if (fsync) await fsyncDir(dirname(path));
+  const [synced, after] = await Promise.allSettled([fsync ? fsyncDir(dirname(path)) : undefined, opts.afterRename?.()]);
+  if (synced.status === 'rejected') throw synced.reason;
+  if (after.status === 'rejected') throw after.reason;
 }
 
 export async function fsyncDir(dir: string): Promise<void> {

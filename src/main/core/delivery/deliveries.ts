@@ -2,6 +2,8 @@
 // then admitted through its target's outbox in journal order, journaled `delivered`, and
 // answered `accepted`; a temporary failure answers `queued` and retries; a target that can
 // never read it makes it `undeliverable`. Receipts (taken, seen, replied) are announced here.
+// Into an inbox, the write is prepared while the `queued` record is synced (the temp file
+// written and fsync'd beside the inbox); the rename that shows it waits for that record.
 import type { AppEvent } from '../../../shared/contract.js';
 import type { ChannelKind, MemberInfo, SendResult } from '../../../shared/types.js';
 import { newMessageId } from '../claude/message-id.js';
@@ -39,6 +41,9 @@ export class Deliveries {
   /** Bumped at every inbox write: a read that began before a write cannot judge it consumed. */
   writeSeq = 0;
 
+  /** Inbox sends whose `queued` record is being made durable (not yet in the team's state). */
+  private readonly journaling = new Map<string, SentState>();
+
   constructor(private readonly ctx: DeliveriesContext) {}
 
   outboxFor(rt: TeamRuntime, to: string, channel: ChannelKind = 'inbox'): TargetOutbox {
@@ -52,7 +57,15 @@ export class Deliveries {
         admit: async (ids) => {
           if (terminal) return [await this.admitTyped(rt, rt.state.sent.get(ids[0]!)!)];
           if (socket) return [await this.admitSocket(rt, rt.state.sent.get(ids[0]!)!)];
-          const r = await admitToInbox(this.ctx, rt, ids.map((id) => rt.state.sent.get(id)!));
+          const journaled = () => o!.journaled(ids);
+          const batch = ids.map((id) => rt.state.sent.get(id) ?? this.journaling.get(id));
+          if (batch.some((s) => !s)) {
+            await journaled();
+            throw new Error('a message of this batch is not in the journal');
+          }
+          const r = await admitToInbox(this.ctx, rt, batch as SentState[], journaled);
+          // Every one already in the inbox (nothing renamed): still nothing counts before its record.
+          await journaled();
           const seq = ++this.writeSeq;
           for (const id of ids) rt.writtenSeq.set(id, seq);
           return r;
@@ -131,18 +144,40 @@ export class Deliveries {
     if (summary) s.summary = summary;
     if (channel !== 'inbox') s.channel = channel;
     let delivery: Promise<Outcome>;
+    let journaled: Promise<void>;
     try {
-      // Journal first: from here on the message cannot be lost. (If the journal cannot be
-      // written, the send fails with nothing stored and nothing delivered.)
-      await rt.journal.append({ t: 'queued', id, to: s.to, from: sendAs, text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at, ...(s.channel ? { channel: s.channel } : {}) });
-      rt.state.sent.set(id, s);
-      rt.state.records++;
-      rt.announced.set(id, 'queued');
-      this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s) });
-      delivery = outbox.enqueue(id, true);
+      // Journal first: once the record is durable the message cannot be lost. (If the journal
+      // cannot be written, the send fails with nothing stored and nothing delivered.)
+      journaled = rt.journal.append({ t: 'queued', id, to: s.to, from: sendAs, text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at, ...(s.channel ? { channel: s.channel } : {}) }).then(() => {
+        rt.state.sent.set(id, s);
+        rt.state.records++;
+        rt.announced.set(id, 'queued');
+        this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s) });
+        // It waited in a queue that stopped while it was being journaled.
+        const reason = rt.waitReason.get(id);
+        if (reason) this.ctx.emit({ type: 'delivery', team: rt.id, id, to: s.to, status: 'queued', reason });
+      });
+      if (channel === 'inbox') {
+        // Its inbox write is prepared meanwhile; the outbox shows nothing before the record is durable.
+        this.journaling.set(id, s);
+        journaled.then(
+          () => this.journaling.delete(id),
+          () => {
+            this.journaling.delete(id);
+            rt.waitReason.delete(id);
+          },
+        );
+        delivery = outbox.enqueue(id, true, journaled);
+      } else {
+        // A terminal or socket delivery journals an attempt first: it begins after the record.
+        await journaled;
+        delivery = outbox.enqueue(id, true);
+      }
     } finally {
       unreserve();
     }
+    // No answer before the record is durable: a failed one fails the send (and nothing was written).
+    await journaled;
     const outcome = await delivery;
     if (outcome.status === 'accepted') return { id, status: 'accepted' };
     if (outcome.status === 'queued') this.ctx.emit({ type: 'queued-count', count: this.ctx.queuedCount() });

@@ -31,8 +31,13 @@ export function neverReadable(rt: TeamRuntime, to: string): string | undefined {
   return undefined;
 }
 
-/** Writes the batch (all to one member) into its inbox, in order, de-duplicated by id. */
-export async function admitToInbox(ctx: InboxChannelContext, rt: TeamRuntime, batch: SentState[]): Promise<AppendResult[]> {
+/**
+ * Writes the batch (all to one member) into its inbox, in order, de-duplicated by id.
+ * `beforeRename` is awaited once the new inbox is in its temp file, before the rename shows it
+ * (the batch's `queued` records are made durable meanwhile); then the target is checked again,
+ * so nothing is written to a team or member Teamdeck learnt was gone while it waited.
+ */
+export async function admitToInbox(ctx: InboxChannelContext, rt: TeamRuntime, batch: SentState[], beforeRename?: () => Promise<void>): Promise<AppendResult[]> {
   const to = batch[0]!.to;
   const never = neverReadable(rt, to);
   if (never) throw new UndeliverableError(never);
@@ -47,7 +52,15 @@ export async function admitToInbox(ctx: InboxChannelContext, rt: TeamRuntime, ba
     return await appendManyToInbox(
       paths.inbox(to),
       batch.map((s) => inboxEntryFor(rt.era, { id: s.id, from: s.from, text: s.text, timestamp: s.timestamp, ...(s.summary ? { summary: s.summary } : {}) })),
-      { preserveDir: join(ctx.stateDir, 'preserved', rt.id), preserveLabel: `${stem}.json` },
+      {
+        preserveDir: join(ctx.stateDir, 'preserved', rt.id),
+        preserveLabel: `${stem}.json`,
+        beforeRename: async () => {
+          await beforeRename?.();
+          const now = neverReadable(rt, to);
+          if (now) throw new UndeliverableError(now);
+        },
+      },
     );
   } catch (e) {
     // The folder vanished under the write: Claude removed the team (its lead exited).

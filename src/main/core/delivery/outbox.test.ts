@@ -200,4 +200,49 @@ describe('TargetOutbox', () => {
     expect(await b).toEqual({ status: 'queued', reason: 'engine stopped' });
     expect(o.size).toBe(1);
   });
+  it('a message whose queued record fails leaves the queue, from the admission under way or from behind it', async () => {
+    const admitted: string[][] = [];
+    let blocked = true;
+    let hold: Promise<void> = Promise.resolve();
+    const o: TargetOutbox = new TargetOutbox(
+      {
+        admit: async (ids) => {
+          await hold;
+          // As the inbox channel does: nothing is shown before the batch's records are durable.
+          await o.journaled(ids);
+          if (blocked) throw new AdmissionError('busy', true, 'ELOCKED');
+          admitted.push([...ids]);
+          return ids.map(() => ({ duplicate: false }));
+        },
+        delivered: async () => {},
+        waiting: () => {},
+        undeliverable: async () => {},
+      },
+      { initialMs: 10_000, maxMs: 10_000 },
+      1,
+    );
+    const failed = { status: 'queued', reason: 'the journal could not record it' };
+    // a is being admitted when its record fails: that admission stops, a leaves, b is tried.
+    let failA!: (e: Error) => void;
+    const a = o.enqueue('a', true, new Promise<void>((_, rej) => (failA = rej)));
+    const b = o.enqueue('b', true, Promise.resolve());
+    failA(new Error('disk gone'));
+    expect(await a).toEqual(failed);
+    expect(await b).toEqual({ status: 'queued', reason: 'busy' });
+    expect(o.size).toBe(1);
+    // c waits behind b's admission when its record fails: it leaves at once.
+    let open!: () => void;
+    hold = new Promise<void>((res) => (open = res));
+    let failC!: (e: Error) => void;
+    const c = o.enqueue('c', true, new Promise<void>((_, rej) => (failC = rej)));
+    const d = o.enqueue('d', true, Promise.resolve());
+    failC(new Error('disk gone'));
+    expect(await c).toEqual(failed);
+    expect(o.size).toBe(2);
+    blocked = false;
+    open();
+    expect(await d).toEqual({ status: 'accepted' });
+    expect(admitted).toEqual([['b'], ['d']]);
+    expect(o.size).toBe(0);
+  });
 });

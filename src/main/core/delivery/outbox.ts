@@ -14,10 +14,23 @@ export class UndeliverableError extends Error {
   }
 }
 
+/**
+ * Thrown by `admit` when a message's own `queued` record could not be made durable. Nothing
+ * was written; the message leaves the queue as if it had never been sent (its send failed).
+ */
+export class NotJournaledError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'NotJournaledError';
+  }
+}
+
 export interface OutboxHooks {
   /**
    * Puts the messages into the target inbox in this order, in one locked write (idempotent
-   * by id). Throws AdmissionError; then none of them counts as delivered.
+   * by id). Throws AdmissionError; then none of them counts as delivered. A message enqueued
+   * with its `queued` record still being journaled must not become visible before `journaled`
+   * says it is durable (NotJournaledError when it cannot be).
    */
   admit(ids: readonly string[]): Promise<Array<{ duplicate: boolean }>>;
   /** Journals the deliveries; resolves once they are durable. */
@@ -87,14 +100,63 @@ export class TargetOutbox {
     return this.pending.includes(id);
   }
 
-  /** Adds a journaled message behind everything pending and tries to deliver now. */
-  enqueue(id: string, wait: true): Promise<Outcome>;
+  /**
+   * Adds a message behind everything pending and tries to deliver now. `journaled`: its
+   * `queued` record is still being made durable, and resolves when it is; the admission may
+   * begin meanwhile, but nothing of it is shown, journaled or answered before that.
+   */
+  enqueue(id: string, wait: true, journaled?: Promise<void>): Promise<Outcome>;
   enqueue(id: string, wait?: false): void;
-  enqueue(id: string, wait = false): Promise<Outcome> | void {
+  enqueue(id: string, wait = false, journaled?: Promise<void>): Promise<Outcome> | void {
     this.pending.push(id);
     const p = wait ? new Promise<Outcome>((resolve) => this.waiters.set(id, resolve)) : undefined;
+    if (journaled) this.track(id, journaled);
     this.kick();
     return p;
+  }
+
+  /** Queued records still being journaled, by id; ids whose record failed while being admitted. */
+  private journaling = new Map<string, Promise<void>>();
+  private unjournaled = new Set<string>();
+  /** The batch being admitted now. */
+  private inFlight: readonly string[] = [];
+
+  private track(id: string, journaled: Promise<void>): void {
+    this.journaling.set(id, journaled);
+    journaled.then(
+      () => {
+        this.journaling.delete(id);
+      },
+      () => {
+        this.journaling.delete(id);
+        // The admission under way finds it (and drops it); one still waiting leaves at once.
+        if (this.inFlight.includes(id)) this.unjournaled.add(id);
+        else this.discard(id);
+      },
+    );
+  }
+
+  /**
+   * Resolves once the `queued` record of each of these is durable (at once for those already
+   * journaled); throws NotJournaledError when one could not be written.
+   */
+  async journaled(ids: readonly string[]): Promise<void> {
+    const waits: Array<Promise<void>> = [];
+    for (const id of ids) {
+      const p = this.journaling.get(id);
+      if (p) waits.push(p);
+    }
+    if (waits.length > 0) await Promise.allSettled(waits);
+    const failed = ids.filter((id) => this.unjournaled.has(id));
+    if (failed.length > 0) throw new NotJournaledError(`${failed.join(', ')}: the journal could not record ${failed.length === 1 ? 'it' : 'them'}`);
+  }
+
+  /** A message whose `queued` record failed: it leaves the queue unwritten (its send failed). */
+  private discard(id: string): void {
+    this.unjournaled.delete(id);
+    const at = this.pending.indexOf(id);
+    if (at >= 0) this.pending.splice(at, 1);
+    this.settle(id, { status: 'queued', reason: 'the journal could not record it' });
   }
 
   /** Tries now (a new message arrived, or the target inbox changed). */
@@ -121,15 +183,26 @@ export class TargetOutbox {
   private async drain(): Promise<void> {
     while (this.pending.length > 0 && !this.stopped) {
       // The head of the queue, plus whatever queued up behind it: same order, one write.
-      const batch = this.pending.slice(0, this.maxBatch);
+      let batch = this.pending.slice(0, this.maxBatch);
+      this.inFlight = batch;
       try {
         const results = await this.hooks.admit(batch);
+        this.inFlight = [];
         await this.hooks.delivered(
           batch,
           results.map((r) => r.duplicate),
         );
       } catch (e) {
+        // Nothing is journaled or answered for a message before its own `queued` record is
+        // durable; one whose record failed was never written, and leaves the queue.
+        await this.journaled(batch).catch(() => {});
+        this.inFlight = [];
+        for (const id of batch) if (this.unjournaled.has(id)) this.discard(id);
+        const tried = batch.length;
+        batch = batch.filter((id) => this.pending.includes(id));
+        if (e instanceof NotJournaledError && batch.length < tried) continue;
         if (e instanceof UndeliverableError) {
+          if (batch.length === 0) continue;
           try {
             await this.hooks.undeliverable(batch, e.message);
           } catch (je) {
