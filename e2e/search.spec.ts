@@ -67,6 +67,15 @@ test('Ctrl+F searches every team, highlights the matches and opens the thread at
   await expect(hits).toHaveCount(1);
   await hits.nth(0).click();
   await expect(page.getByTestId('focused-message')).toContainText('The retry chapter is drafted');
+  // Teammates' traffic opens the team's feed, scrolled to the message.
+  await deck.append('alpha', 'tester', { from: 'researcher', text: 'Handing you the flaky upload repro', timestamp: t(90), read: true });
+  await page.keyboard.press('Control+f');
+  await page.getByTestId('search-input').fill('repro');
+  await expect(hits).toHaveCount(1);
+  await expect(hits.nth(0)).toContainText('researcher → tester');
+  await hits.nth(0).click();
+  await expect(page.getByTestId('feed')).toBeVisible();
+  await expect(page.getByTestId('focused-message')).toContainText('Handing you the flaky upload repro');
   await page.keyboard.press('Control+f');
   await expect(panel).toBeVisible();
   await page.keyboard.press('Escape');

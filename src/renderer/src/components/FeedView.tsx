@@ -1,17 +1,18 @@
-import { memo, useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { Virtuoso } from 'react-virtuoso';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { describeFrame } from '../../../shared/frame-text';
 import type { ThreadMessage } from '../../../shared/types';
 import { threadItems, type ThreadItem } from '../lib/thread-items';
 import { undeliverableReason } from '../lib/delivery';
 import { useActions, useDeck } from '../state/context';
-import { isFromUser } from '../state/deck-state';
+import { FEED_FOCUS, isFromUser } from '../state/deck-state';
 import { EMPTY_MESSAGES, EMPTY_ROSTER, endedWhen, feedOf, orderedRoster, teamOf } from '../state/selectors';
 import { ExportMenu } from './ExportMenu';
 import { DeliveryChip, RawToggle, RelTime, SentAs, SourceMark, displayName, nameColor, senderName } from './bits';
 import { BackIcon, ChevronDownIcon } from './icons';
 import { Markdown } from './Markdown';
+import { useFocusedRow } from './useFocusedRow';
 import { DaySeparator, RowPlaceholder, SCROLL_SEEK } from './MessageRow';
 
 const FeedRow = memo(function FeedRow({
@@ -100,11 +101,14 @@ export function FeedView({ team }: { team: string }) {
     });
   }, []);
 
+  const virtuoso = useRef<VirtuosoHandle>(null);
+  const focusId = useDeck((s) => (s.focus && s.focus.team === team && s.focus.member === FEED_FOCUS ? s.focus.id : undefined));
+  useFocusedRow(virtuoso, items, focusId, actions.clearFocus);
+
   const renderItem = useCallback(
-    (_: number, item: ThreadItem) =>
-      item.kind === 'day' ? (
-        <DaySeparator time={item.time} />
-      ) : (
+    (_: number, item: ThreadItem) => {
+      if (item.kind === 'day') return <DaySeparator time={item.time} />;
+      const row = (
         <FeedRow
           message={item.message}
           team={team}
@@ -114,8 +118,15 @@ export function FeedView({ team }: { team: string }) {
           onToggleRaw={toggleRaw}
           onOpenLink={actions.openExternal}
         />
-      ),
-    [team, lead, colors, rawOpen, toggleRaw, actions.openExternal],
+      );
+      if (item.message.id !== focusId) return row;
+      return (
+        <div data-testid="focused-message" className="mx-3 rounded-xl bg-amber-100/60 ring-2 ring-amber-400/70 dark:bg-amber-500/10 dark:ring-amber-400/50">
+          {row}
+        </div>
+      );
+    },
+    [team, lead, colors, rawOpen, toggleRaw, actions.openExternal, focusId],
   );
 
   return (
@@ -177,6 +188,7 @@ export function FeedView({ team }: { team: string }) {
           </div>
         ) : (
           <Virtuoso
+            ref={virtuoso}
             key={filter}
             className="thin-scroll h-full"
             data={items}

@@ -53,10 +53,7 @@ export function SearchPanel({ onClose }: { onClose: () => void }) {
   const open = (h: SearchHit | undefined) => {
     if (!h) return;
     if (h.member) actions.openMessage(h.team, h.member, h.messageId);
-    else {
-      actions.openTeam(h.team);
-      actions.openFeed(true);
-    }
+    else actions.openFeedMessage(h.team, h.messageId);
     onClose();
   };
 

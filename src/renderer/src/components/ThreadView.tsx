@@ -6,6 +6,7 @@ import { isFromUser } from '../state/deck-state';
 import { EMPTY_MESSAGES, isTeamEnded, threadOf } from '../state/selectors';
 import { ArrowDownIcon } from './icons';
 import { Bubble, DaySeparator, FrameEvent, ROW_HEIGHT_GUESS, RowPlaceholder, SCROLL_SEEK } from './MessageRow';
+import { useFocusedRow } from './useFocusedRow';
 
 function useToggleSet(): [ReadonlySet<string>, (id: string) => void] {
   const [set, setSet] = useState<ReadonlySet<string>>(() => new Set());
@@ -94,21 +95,7 @@ export function ThreadView({ team, member }: { team: string; member: string }) {
     opening.current = false;
   }, []);
 
-  const focusIndex = focusId === undefined ? -1 : items.findIndex((it) => it.kind === 'message' && it.message.id === focusId);
-  const focusedOnce = useRef<string | undefined>(undefined);
-  useEffect(() => {
-    if (focusId === undefined || focusIndex < 0 || focusedOnce.current === focusId) return;
-    focusedOnce.current = focusId;
-    opening.current = false;
-    // After the list has laid out its first rows.
-    requestAnimationFrame(() => virtuoso.current?.scrollToIndex({ index: focusIndex, align: 'center' }));
-  }, [focusId, focusIndex]);
-  const focusFound = focusIndex >= 0;
-  useEffect(() => {
-    if (focusId === undefined || !focusFound) return;
-    const t = setTimeout(() => actions.clearFocus(), 4000);
-    return () => clearTimeout(t);
-  }, [focusId, focusFound, actions]);
+  useFocusedRow(virtuoso, items, focusId, actions.clearFocus, userTookOver);
 
   const openLink = actions.openExternal;
   const renderItem = useCallback(

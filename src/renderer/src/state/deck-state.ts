@@ -648,6 +648,15 @@ export function focusMessage(s: DeckState, team: string, member: string, id: str
   return { ...selectMember(s, team, member), pane: 'thread', focus: { team, member, id } };
 }
 
+/** The `member` of a focus on the team's feed (no member is named so: names are safe segments). */
+export const FEED_FOCUS = '\u0000feed';
+
+/** Opens the team's feed, unfiltered, with one of its messages brought into view. */
+export function focusFeedMessage(s: DeckState, team: string, id: string): DeckState {
+  const { [team]: _filter, ...feedFilter } = s.feedFilter;
+  return { ...showFeed(selectTeam(s, team), true), feedFilter, focus: { team, member: FEED_FOCUS, id } };
+}
+
 export function clearFocus(s: DeckState): DeckState {
   return s.focus ? { ...s, focus: undefined } : s;
 }

@@ -198,4 +198,13 @@ describe('panes and focus', () => {
     expect(D.selectMember(s, 'b', 'tester').focus).toBeUndefined();
     expect(D.clearFocus(s).focus).toBeUndefined();
   });
+
+  it("opening teammates' traffic from search shows the team's whole feed with the message marked", () => {
+    let s = D.setFeedFilter(ready(), 'b', 'tester');
+    s = D.focusFeedMessage(s, 'b', 'm7');
+    expect(s).toMatchObject({ selectedTeam: 'b', view: 'feed', focus: { team: 'b', member: D.FEED_FOCUS, id: 'm7' } });
+    // Unfiltered: a filter on one member could hide the message.
+    expect(s.feedFilter.b).toBeUndefined();
+    expect(D.clearFocus(s).focus).toBeUndefined();
+  });
 });

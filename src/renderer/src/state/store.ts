@@ -22,6 +22,8 @@ export interface DeckActions {
   setPane(pane: D.MemberPane): void;
   /** Opens a member's thread with one message brought into view (from the needs queue). */
   openMessage(team: string, member: string, id: string): void;
+  /** The team's feed with this message brought into view (teammates' traffic). */
+  openFeedMessage(team: string, id: string): void;
   clearFocus(): void;
   retryActivity(team: string): void;
   retryTimeline(team: string, member: string): void;
@@ -295,6 +297,10 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
       },
       openMessage(team, member, id) {
         update((s) => D.focusMessage(s, team, member, id));
+        openSelection();
+      },
+      openFeedMessage(team, id) {
+        update((s) => D.focusFeedMessage(s, team, id));
         openSelection();
       },
       clearFocus() {
