@@ -50,6 +50,8 @@ export interface DirectoryContext {
   onTranscriptRows?: (rt: TeamRuntime, rows: TranscriptFindings['rows']) => void;
   /** An ended team was closed to save memory: what else holds it lets go (see ended-teams.ts). */
   onEvict?: (rt: TeamRuntime) => void;
+  /** A team's journal got records on disk (the search index reads them). */
+  onJournalWritten?: (dir: string) => void;
 }
 
 export class TeamDirectory {
@@ -200,7 +202,7 @@ export class TeamDirectory {
     if (!folder && !meta && !(await lstat(journalDir).then(() => true, () => false))) return undefined;
     let opened;
     try {
-      opened = await Journal.open(journalDir);
+      opened = await Journal.open(journalDir, { onWritten: this.ctx.onJournalWritten });
     } catch (e) {
       // A journal we cannot fold (or even open) is never guessed at: the team is shown as
       // broken, and nothing is sent to it until a human looks. The other teams carry on.

@@ -168,6 +168,7 @@ export class TeamService implements TeamServiceApi {
       scheduleSeenPoll: () => this.scheduleSeenPoll(),
       onTranscriptRows: (rt, rows) => this.live.onTranscriptRows(rt, rows),
       onEvict: (rt) => this.live.forget(rt.id),
+      onJournalWritten: (dir) => this.searchIndex.noteWritten(dir),
     });
     this.searchIndex = new SearchIndex({
       stateDir: this.stateDir,

@@ -225,11 +225,13 @@ export const segName = (n: number) => `seg-${String(n).padStart(8, '0')}.jsonl`;
 export const snapName = (n: number) => `snapshot-${String(n).padStart(8, '0')}.json`;
 export type { Snapshot as JournalSnapshot };
 
-/**
- * Told the journal folder after each batch of appends is on disk (the search index follows
- * the journals this way). A listener must not throw and must not block: it only schedules.
- */
-export const journalWritten = new Set<(dir: string) => void>();
+export interface JournalOptions {
+  /**
+   * Told the journal folder after each batch of appends is on disk (the search index follows
+   * the journals this way). It must not throw and must not block: it only schedules.
+   */
+  onWritten?: (dir: string) => void;
+}
 
 export interface JournalOpenResult {
   journal: Journal;
@@ -256,12 +258,13 @@ export class Journal {
     private fh: FileHandle,
     private segment: number,
     segmentRecords: number,
+    private readonly onWritten: JournalOptions['onWritten'],
   ) {
     this.segmentRecords = segmentRecords;
   }
 
   /** Opens (creating if needed) the journal in `dir` and folds it. */
-  static async open(dir: string): Promise<JournalOpenResult> {
+  static async open(dir: string, opts: JournalOptions = {}): Promise<JournalOpenResult> {
     await mkdir(dir, { recursive: true });
     const names = await readdir(dir);
     const segs = names.map((n) => SEG.exec(n)).filter((m): m is RegExpExecArray => !!m).map((m) => Number(m[1])).sort((a, b) => a - b);
@@ -299,7 +302,7 @@ export class Journal {
     const current = live.at(-1) ?? from;
     const fh = await open(join(dir, segName(current)), 'a');
     if (live.length === 0) await fsyncDir(dir);
-    return { journal: new Journal(dir, fh, current, live.length ? lastCount : 0), state, tornBytes };
+    return { journal: new Journal(dir, fh, current, live.length ? lastCount : 0, opts.onWritten), state, tornBytes };
   }
 
   /** Appends records and resolves once they are on disk (fsync). Concurrent appends share one fsync. */
@@ -324,7 +327,7 @@ export class Journal {
           await this.fh.write(batch.map((p) => p.line).join(''));
           await this.fh.datasync();
           for (const p of batch) p.resolve();
-          for (const l of journalWritten) l(this.dir);
+          this.onWritten?.(this.dir);
         } catch (e) {
           for (const p of batch) p.reject(e);
         }

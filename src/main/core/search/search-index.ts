@@ -8,7 +8,6 @@
 import { readdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { SearchDirection, SearchHit, SearchRequest, SearchResult } from '../../../shared/contract.js';
-import { journalWritten } from '../delivery/journal.js';
 import { listJournalTeams } from '../history/team-meta.js';
 import { IndexDamagedError, IndexDb, type RawHit, type Watermark } from './index-db.js';
 import { bytesAfter, NOT_READ, readJournalFrom } from './journal-reader.js';
@@ -62,13 +61,11 @@ export class SearchIndex {
   private building = false;
   private total = 0;
   private done = 0;
-  private readonly listener = (dir: string) => this.noteWritten(dir);
 
   constructor(private readonly opts: SearchIndexOptions) {
     this.file = indexFileOf(opts.stateDir);
     this.journalRoot = join(opts.stateDir, 'journal');
     this.flushMs = opts.flushMs ?? FLUSH_MS;
-    journalWritten.add(this.listener);
   }
 
   /** Opens the index and starts reading what the journals hold beyond it. Resolves once open. */
@@ -207,7 +204,6 @@ export class SearchIndex {
 
   async stop(): Promise<void> {
     this.closed = true;
-    journalWritten.delete(this.listener);
     if (this.timer) clearTimeout(this.timer);
     await this.opened;
     await this.pumping;
