@@ -7,6 +7,7 @@ import { useTempDirs } from '../../../test/helpers/tmp.js';
 import { scheduleInboxReads } from './rescan.js';
 import type { TeamDirectory } from './team-directory.js';
 import type { TeamRuntime } from './team-runtime.js';
+import { fileSignature } from './watcher.js';
 
 const tempDir = useTempDirs();
 
@@ -17,20 +18,26 @@ async function team(root: string, id: string): Promise<TeamRuntime> {
 }
 
 describe('the safety net pass', () => {
-  it("reads a team's config.json again when it changed since the last pass, and on the team's first pass", async () => {
+  it("reads a team's config.json again when it changed since it was last read, and one never read", async () => {
     const root = await tempDir();
     const rt = await team(root, 'session-a');
+    const config = join(root, rt.id, 'config.json');
     const dir = { teamsRoot: root, teams: new Map([[rt.id, rt]]) } as unknown as TeamDirectory;
     const pass = async () => {
       const keys: string[] = [];
       await scheduleInboxReads(dir, (k) => keys.push(k), false);
       return keys.filter((k) => k.startsWith('c\u0000'));
     };
+    // Never read: read it.
     expect(await pass()).toEqual(['c\u0000session-a']);
+    // Read (loadConfig notes how it looked): nothing to do.
+    rt.configLooks = await fileSignature(config);
     expect(await pass()).toEqual([]);
     // The lead claims the team: config.json rewritten with its process (a write the watch can miss).
-    await writeFile(join(root, rt.id, 'config.json'), JSON.stringify({ name: rt.id, members: [], leadProcess: { pid: 4242, procStart: '1' } }));
+    await writeFile(config, JSON.stringify({ name: rt.id, members: [], leadProcess: { pid: 4242, procStart: '1' } }));
     expect(await pass()).toEqual(['c\u0000session-a']);
+    expect(await pass()).toEqual(['c\u0000session-a']);
+    rt.configLooks = await fileSignature(config);
     expect(await pass()).toEqual([]);
   });
 });

@@ -3,14 +3,14 @@
 // and what the clock changes (the needs-you queue), and looks again for folders to watch that
 // were not there. Every 15th tick (30 s), or at once when a watcher reports trouble, the safety net
 // runs: it re-reads what the watchers may have missed, only inboxes whose size or mtime changed
-// since they were read (a refresh reads all of them), and config.json when it changed.
+// since they were read (a refresh reads all of them), and a config.json that changed since it was read.
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { teamPaths } from './claude/paths.js';
 import { listInboxOwners } from './claude/team-reader.js';
 import { forEachConcurrently } from './concurrently.js';
 import type { TeamDirectory } from './team-directory.js';
-import type { TeamRuntime } from './team-runtime.js';
+import { fileSignature } from './watcher.js';
 
 /** Ticks between two safety-net passes while the watchers report no trouble. */
 export const SAFETY_NET_TICKS = 15;
@@ -39,28 +39,7 @@ export function checkLeads(dir: TeamDirectory, startToo: boolean): void {
   for (const rt of dir.teams.values()) dir.checkLiveness(rt, true, startToo);
 }
 
-/** How each running team's config.json looked at the safety net's last pass. */
-const configLooks = new WeakMap<TeamRuntime, string>();
-
-/**
- * A config.json that changed since the last pass is read again (and on a team's first pass):
- * a rewrite the watch missed (the lead's claim adds `leadProcess`) would otherwise stay unread
- * until the engine restarts, and without its lead's pid a killed lead's team is never ended.
- */
-async function configChanged(dir: TeamDirectory, rt: TeamRuntime): Promise<boolean> {
-  let looks: string;
-  try {
-    const st = await stat(teamPaths(dir.teamsRoot, rt.id).config);
-    looks = `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch (e) {
-    looks = `gone:${(e as NodeJS.ErrnoException).code ?? ''}`;
-  }
-  if (configLooks.get(rt) === looks) return false;
-  configLooks.set(rt, looks);
-  return true;
-}
-
-/** Schedules a re-read of every running team's inboxes that changed (all of them with `all`), and of its changed config. */
+/** Schedules a re-read of every running team's inboxes that changed (all of them with `all`), and of a config changed since read. */
 export async function scheduleInboxReads(dir: TeamDirectory, schedule: (key: string) => void, all: boolean): Promise<void> {
   const running = [...dir.teams.values()].filter((rt) => !rt.ended);
   if (all) {
@@ -72,7 +51,9 @@ export async function scheduleInboxReads(dir: TeamDirectory, schedule: (key: str
   }
   // Stats only: a few teams at a time, each team's inboxes together.
   await forEachConcurrently(running, async (rt) => {
-    if (await configChanged(dir, rt)) schedule(`c\u0000${rt.id}`);
+    // A config.json rewrite the watch missed (the lead's claim adds `leadProcess`) would stay
+    // unread until the engine restarts, and a killed lead's team would then never end.
+    if ((await fileSignature(teamPaths(dir.teamsRoot, rt.id).config)) !== rt.configLooks) schedule(`c\u0000${rt.id}`);
     const inboxes = teamPaths(dir.teamsRoot, rt.id).inboxes;
     await Promise.all(
       (await listInboxOwners(inboxes)).map(async (owner) => {

@@ -21,6 +21,7 @@ import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMe
 import { TranscriptWatch, type TranscriptFindings } from './claude/transcripts.js';
 import { memberState } from './presence.js';
 import { TeamRuntime } from './team-runtime.js';
+import { fileSignature } from './watcher.js';
 
 
 export class TeamNotFoundError extends Error {
@@ -264,7 +265,10 @@ export class TeamDirectory {
   }
 
   async loadConfig(rt: TeamRuntime, announce: boolean): Promise<void> {
-    const r = await readTeamConfig(teamPaths(this.ctx.teamsRoot, rt.id).config);
+    const path = teamPaths(this.ctx.teamsRoot, rt.id).config;
+    // Looked at before the read: a write after it differs, and the safety net reads it again.
+    rt.configLooks = await fileSignature(path);
+    const r = await readTeamConfig(path);
     rt.problems.delete('config');
     if (r.kind === 'ok') {
       rt.config = r.config;

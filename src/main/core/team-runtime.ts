@@ -18,6 +18,8 @@ interface InboxSeen {
 
 export class TeamRuntime {
   config: TeamConfig | undefined;
+  /** How config.json looked when it was last read: the safety net reads it again when it differs. */
+  configLooks: string | undefined;
   owners: string[] = [];
   members: MemberInfo[] = [];
   problems = new Map<string, TeamProblem>();

@@ -87,7 +87,7 @@ export interface RootWatcher {
 }
 
 /** What a file looks like now; a hint for a file that still looks the same says nothing new. */
-async function signature(p: string): Promise<string> {
+export async function fileSignature(p: string): Promise<string> {
   try {
     const st = await lstat(p);
     return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
@@ -163,7 +163,7 @@ export function watchTeamsRoot(
       return;
     }
     if (t.kind === 'root') return onTarget(t);
-    void signature(p).then((sig) => {
+    void fileSignature(p).then((sig) => {
       if (closed || lastSeen.get(p) === sig) return;
       lastSeen.set(p, sig);
       onTarget(t);
