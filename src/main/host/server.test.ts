@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import type { AppEvent, Result } from '../../shared/contract.js';
 import { useTempDirs } from '../../../test/helpers/tmp.js';
-import { hostContentSecurityPolicy, startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
+import { BOOT_KEEP, headAssets, hostContentSecurityPolicy, startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
 
 // The real timingSafeEqual, watched: the token check must go through it (constant time).
 vi.mock('node:crypto', async (importOriginal) => {
@@ -387,5 +387,164 @@ describe('host hardening', () => {
     expect(csp.get('form-action')).toEqual(["'none'"]);
     expect(csp.get('connect-src')).toEqual(["'self'", `ws://127.0.0.1:${h.port}`, `ws://localhost:${h.port}`]);
     expect(hostContentSecurityPolicy(h.port)).not.toMatch(/unsafe-|\*|https?:|blob:|wss:/);
+  });
+});
+
+describe("the page's start-up data", () => {
+  const PAGE = '<!doctype html><html><head><script type="module" crossorigin src="./assets/app.js"></script><link rel="icon" href="data:,"><link rel="stylesheet" crossorigin href="./assets/app.css"></head><body><div id="root"></div></body></html>';
+  const EVIL = '</script><script>alert(1)</script><!--';
+
+  /** Handlers whose snapshot lists one team, whose roster names a member EVIL, and whose answers the test may hold. */
+  function bootHandlers(hold: { snapshot?: Promise<void> } = {}) {
+    const h = fakeHandlers();
+    h.dispatch = async (name, args) => {
+      h.calls.push({ name, args });
+      if (name === 'getSnapshot') {
+        await hold.snapshot;
+        return { ok: true, value: { teamsRoot: '/teams', teams: [{ id: 'ended-one', state: 'ended' }, { id: 'alpha', state: 'running' }], now: 1 } };
+      }
+      if (name === 'getRoster') return { ok: true, value: [{ name: EVIL }] };
+      return { ok: false, error: { code: 'invalid', message: 'unknown call' } };
+    };
+    return h;
+  }
+
+  async function bootHost(handlers: HostHandlers, opts: { bootWaitMs?: number } = {}) {
+    const rendererDir = join(await tempDir(), 'renderer');
+    await mkdir(join(rendererDir, 'assets'), { recursive: true });
+    await writeFile(join(rendererDir, 'index.html'), PAGE);
+    await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log(1)');
+    await writeFile(join(rendererDir, 'assets', 'app.css'), 'body{}');
+    const h = await startHost({ handlers, rendererDir, ...opts });
+    running.push(h);
+    return h;
+  }
+
+  /** The page's head as soon as it comes, and the whole page once it ends. */
+  function page(port: number, path: string): Promise<{ head: string; whole: Promise<string> }> {
+    return new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path, headers: { host: `127.0.0.1:${port}` }, setHost: false }, (res) => {
+        let body = '';
+        let sent = false;
+        res.setEncoding('utf8');
+        const whole = new Promise<string>((done) => res.on('end', () => done(body)));
+        res.on('data', (c: string) => {
+          body += c;
+          if (!sent) resolve({ head: body, whole });
+          sent = true;
+        });
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  /** A socket naming the boot, with every frame it gets from the first one on. */
+  async function bootSocket(h: RunningHost, id: string): Promise<{ ws: WebSocket; frames: unknown[] }> {
+    const ws = new WebSocket(`ws://127.0.0.1:${h.port}/ws?boot=${id}&token=${h.token}`);
+    const frames: unknown[] = [];
+    ws.on('message', (d) => frames.push(JSON.parse(String(d))));
+    await new Promise((r, j) => {
+      ws.once('open', r);
+      ws.once('error', j);
+    });
+    return { ws, frames };
+  }
+
+  const settle = () => new Promise((r) => setTimeout(r, 50));
+
+  function bootOf(html: string): { id: string; snapshot: { teams: unknown[] }; roster?: { team: string; entries: { name: string }[] } } | undefined {
+    const m = /<script type="application\/json" id="teamdeck-boot">(.*?)<\/script><\/body>/s.exec(html);
+    return m ? JSON.parse(m[1]!) : undefined;
+  }
+
+  it('sends the head at once, and the snapshot and first roster as inert JSON before </body>, the roster asked once the page has its files', async () => {
+    const handlers = bootHandlers();
+    const h = await bootHost(handlers);
+    const q = `token=${h.token}`;
+    const { head, whole } = await page(h.port, `/?${q}`);
+    expect(head).toContain('<script type="module" crossorigin src="./assets/app.js">');
+    await new Promise((r) => setTimeout(r, 50));
+    // The roster (which starts the engine's background work) waits for the page's own files.
+    expect(handlers.calls.map((c) => c.name)).toEqual(['getSnapshot']);
+    expect((await get(h.port, `/assets/app.js?${q}`)).status).toBe(200);
+    expect((await get(h.port, `/assets/app.css?${q}`)).status).toBe(200);
+    const html = await whole;
+    expect(handlers.calls).toEqual([
+      { name: 'getSnapshot', args: [] },
+      { name: 'getRoster', args: ['alpha'] },
+    ]);
+    // Nothing in the data can end the element: the member's name stays text.
+    expect(html).not.toContain(EVIL);
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    const boot = bootOf(html)!;
+    expect(boot.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(boot.snapshot.teams).toHaveLength(2);
+    expect(boot.roster).toEqual({ team: 'alpha', entries: [{ name: EVIL }] });
+    expect(html.endsWith('</body></html>')).toBe(true);
+  });
+
+  it('asks for the roster anyway when the page never fetches its files', async () => {
+    const handlers = bootHandlers();
+    const h = await bootHost(handlers);
+    const { whole } = await page(h.port, `/?token=${h.token}`);
+    expect(bootOf(await whole)?.roster?.team).toBe('alpha');
+  });
+
+  it('sends the page without the data when the snapshot is late', async () => {
+    const handlers = bootHandlers({ snapshot: new Promise(() => {}) });
+    const h = await bootHost(handlers, { bootWaitMs: 50 });
+    const { whole } = await page(h.port, `/?token=${h.token}`);
+    const html = await whole;
+    expect(bootOf(html)).toBeUndefined();
+    expect(html).toBe(PAGE);
+  });
+
+  it('replays the events since the snapshot on the socket that names the boot, first, once, in order; others resync', async () => {
+    let release!: () => void;
+    const handlers = bootHandlers({ snapshot: new Promise<void>((r) => (release = r)) });
+    const h = await bootHost(handlers);
+    const { whole } = await page(h.port, `/?token=${h.token}`);
+    // Emitted while the snapshot is read: replayed on top of it, as the store does with held events.
+    handlers.emit({ type: 'queued-count', count: 1 });
+    release();
+    const boot = bootOf(await whole)!;
+    handlers.emit({ type: 'terminal-output', id: 't1', data: 'x' });
+    handlers.emit({ type: 'queued-count', count: 2 });
+    const { ws, frames } = await bootSocket(h, boot.id);
+    await settle();
+    handlers.emit({ type: 'queued-count', count: 3 });
+    await settle();
+    // The terminal's output is not kept (a pane attaches with the screen as it is); live events follow.
+    expect(frames).toEqual([1, 2, 3].map((count) => ({ t: 'event', event: { type: 'queued-count', count } })));
+    ws.close();
+    // The boot's events went to that socket; the same id again, or one never given, resyncs.
+    for (const id of [boot.id, 'unknown']) {
+      const again = await bootSocket(h, id);
+      await settle();
+      expect(again.frames).toEqual([{ t: 'resync' }]);
+      again.ws.close();
+    }
+  });
+
+  it('says resync when more events came than are kept', async () => {
+    const handlers = bootHandlers();
+    const h = await bootHost(handlers);
+    const { whole } = await page(h.port, `/?token=${h.token}`);
+    const boot = bootOf(await whole)!;
+    for (let i = 0; i <= BOOT_KEEP.events; i++) handlers.emit({ type: 'queued-count', count: i });
+    const { ws, frames } = await bootSocket(h, boot.id);
+    await settle();
+    expect(frames).toEqual([{ t: 'resync' }]);
+    ws.close();
+  });
+});
+
+describe('headAssets', () => {
+  it("lists the head's scripts and styles as request paths, not icons or other links", () => {
+    expect(headAssets('<script type="module" crossorigin src="./assets/index-a1.js"></script><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/index-b2.css"><link rel="help" href="./help.html">')).toEqual([
+      '/assets/index-a1.js',
+      '/assets/index-b2.css',
+    ]);
   });
 });

@@ -1,4 +1,6 @@
-import { getApi } from './api';
+import { getApi, takeBoot } from './api';
 import { mount } from './mount';
 
-mount(getApi(), document.getElementById('root')!);
+// In the Electron window there is no start-up data (and takeBoot finds none).
+const boot = window.teamdeck ? undefined : takeBoot();
+mount(getApi(boot), document.getElementById('root')!, boot);

@@ -33,10 +33,11 @@ class FakeSocket implements SocketLike {
   }
 }
 
-function setup() {
+function setup(extra: { boot?: string } = {}) {
   const sockets: FakeSocket[] = [];
   const opened: string[] = [];
   const client = createWsClient({
+    ...extra,
     url: 'ws://127.0.0.1:9/ws?token=t',
     createSocket: (url) => {
       const s = new FakeSocket(url);
@@ -157,6 +158,27 @@ describe('createWsClient', () => {
     await vi.waitFor(() => expect(got).toEqual([{ type: 'snapshot', snapshot: { teams: [] } }]));
     client.close();
     expect(sockets.length).toBe(2);
+  });
+
+  it("names the page's boot on its first socket only, and loads a fresh snapshot when the host says resync", async () => {
+    const { client, sockets, last } = setup({ boot: 'b1' });
+    expect(sockets[0]!.url).toBe('ws://127.0.0.1:9/ws?token=t&boot=b1');
+    const got: AppEvent[] = [];
+    client.onEvent((e) => got.push(e));
+    last().open();
+    // The boot's events come first, as events; no snapshot is asked for.
+    last().push({ type: 'queued-count', count: 1 });
+    expect(last().sent).toEqual([]);
+    expect(got).toEqual([{ type: 'queued-count', count: 1 }]);
+    last().onmessage?.({ data: JSON.stringify({ t: 'resync' }) });
+    const snap = last().sent.find((m) => m.name === 'getSnapshot');
+    expect(snap).toBeDefined();
+    last().reply(snap!.id, { ok: true, value: { teams: [] } });
+    await vi.waitFor(() => expect(got.at(-1)).toEqual({ type: 'snapshot', snapshot: { teams: [] } }));
+    sockets[0]!.drop();
+    await vi.waitFor(() => expect(sockets.length).toBe(2));
+    expect(sockets[1]!.url).toBe('ws://127.0.0.1:9/ws?token=t');
+    client.close();
   });
 
   it('keeps retrying when the host refuses the connection', async () => {

@@ -1,9 +1,13 @@
 // The contract over the browser host's WebSocket: the same TeamdeckApi the Electron preload
 // exposes, so the UI cannot tell the two apart. Calls carry ids and are answered by id; events
 // are pushed. The socket reconnects with backoff; after a reconnect a fresh snapshot is pushed
-// to listeners, because events sent while disconnected were missed.
+// to listeners, because events sent while disconnected were missed. A page that came with the
+// host's start-up data (src/shared/host-boot.ts) opens its first socket with that boot's id: the
+// host sends the events since that snapshot first, or `resync` when it did not keep them all,
+// and a fresh snapshot is pushed then as after a reconnect.
 import type { AppEvent, CallName, Result, TeamdeckApi, TeamdeckCalls } from '../../../shared/contract';
-import type { WsClientMessage, WsServerMessage } from '../../../shared/contract-schema';
+import type { WsClientMessage } from '../../../shared/contract-schema';
+import type { HostServerMessage } from '../../../shared/host-boot';
 
 /** The subset of the DOM WebSocket this client uses (the `ws` package's client fits too). */
 export interface SocketLike {
@@ -24,6 +28,8 @@ export interface WsClientOptions {
   backoff?: { minMs: number; maxMs: number };
   /** Opens an http(s) link outside the app; in a browser that is a new tab without an opener. */
   openLink?: (url: string) => void;
+  /** The id of the host's start-up data this page holds: the first socket asks for the events since. */
+  boot?: string;
 }
 
 export interface WsClient extends TeamdeckApi {
@@ -70,24 +76,20 @@ export function createWsClient(opts: WsClientOptions): WsClient {
 
   function connect(): void {
     if (closed) return;
-    const s = createSocket(opts.url);
+    const s = createSocket(everOpened || opts.boot === undefined ? opts.url : withQuery(opts.url, 'boot', opts.boot));
     socket = s;
     s.onopen = () => {
       const reconnected = everOpened;
       everOpened = true;
       attempts = 0;
       while (outbox.length > 0 && s.readyState === OPEN) s.send(JSON.stringify(outbox.shift()));
-      if (reconnected) {
-        void call('getSnapshot').then((r) => {
-          if (r.ok) emit({ type: 'snapshot', snapshot: r.value });
-        });
-      }
+      if (reconnected) resync();
     };
     s.onmessage = (ev) => {
       if (typeof ev.data !== 'string') return;
-      let msg: WsServerMessage;
+      let msg: HostServerMessage;
       try {
-        msg = JSON.parse(ev.data) as WsServerMessage;
+        msg = JSON.parse(ev.data) as HostServerMessage;
       } catch {
         return;
       }
@@ -97,6 +99,8 @@ export function createWsClient(opts: WsClientOptions): WsClient {
         done?.(msg.result);
       } else if (msg.t === 'event') {
         emit(msg.event);
+      } else if (msg.t === 'resync') {
+        resync();
       }
     };
     s.onerror = () => {
@@ -117,6 +121,13 @@ export function createWsClient(opts: WsClientOptions): WsClient {
       attempts++;
       timer = setTimeout(connect, delay);
     };
+  }
+
+  /** Events were missed: listeners get a fresh snapshot. */
+  function resync(): void {
+    void call('getSnapshot').then((r) => {
+      if (r.ok) emit({ type: 'snapshot', snapshot: r.value });
+    });
   }
 
   function invoke(name: CallName, args: unknown[]): Promise<Result<unknown>> {
@@ -191,6 +202,10 @@ export function createWsClient(opts: WsClientOptions): WsClient {
       return socket?.readyState === OPEN;
     },
   };
+}
+
+function withQuery(url: string, key: string, value: string): string {
+  return `${url}${url.includes('?') ? '&' : '?'}${key}=${encodeURIComponent(value)}`;
 }
 
 /** The host's WebSocket URL for a page served by it; the token goes in the query, from memory. */

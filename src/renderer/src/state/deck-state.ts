@@ -2,6 +2,7 @@
 // store.ts only sequences API calls around these, so all of the logic is testable in Node.
 import type { AppEvent, Settings, Snapshot } from '../../../shared/contract';
 import { isShutdownApproval } from '../../../shared/frame-text';
+import { endedNewestFirst, firstTeam } from '../../../shared/host-boot';
 import type {
   ChannelKind,
   DeliveryStatus,
@@ -21,6 +22,8 @@ import { hasReason, laterStatus } from '../lib/delivery';
 import { DEFAULT_SENDER_NAME } from '../lib/sender-name';
 import { activityByMember, mergeTimeline, needsNewestFirst, timelineAfterLoad } from './live-merge';
 import { applyTerminals, resolvePendingLaunch, type ChannelCache, type LaunchAvailability } from './terminal-state';
+
+export { endedNewestFirst };
 
 /**
  * What the main area shows: a member (its thread, its activity, or the lead's terminal), the team
@@ -359,13 +362,8 @@ export function bumpPresence(roster: RosterEntry[] | undefined, m: ThreadMessage
 /** Keeps the selection while its team is listed (ended ones too); else the first running team, else the newest ended. */
 function pickTeam(teams: readonly TeamSummary[], current: string | undefined): string | undefined {
   if (current && teams.some((t) => t.id === current)) return current;
-  return (teams.find((t) => t.state !== 'ended') ?? endedNewestFirst(teams)[0])?.id;
-}
-
-/** Ended teams, the most recently ended first; those with no known end time last, in host order. */
-export function endedNewestFirst(teams: readonly TeamSummary[]): TeamSummary[] {
-  // Array.prototype.sort is stable: teams with equal (or no) end times keep the host's order.
-  return teams.filter((t) => t.state === 'ended').sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0));
+  // The browser host reads this same team's roster into the page it serves (host-boot.ts).
+  return firstTeam(teams);
 }
 
 export function applySnapshot(s: DeckState, snap: Snapshot, localNow: number): DeckState {

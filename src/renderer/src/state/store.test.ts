@@ -59,6 +59,32 @@ describe('deck store over a TeamdeckApi', () => {
     expect(threadOf(store.getState().byTeam.analysis!.messages, 'researcher').length).toBeGreaterThan(0);
   });
 
+  it("starts from the browser host's start-up data: ready with the first team's roster before any call answers", async () => {
+    const api = createFakeApi({ stepMs: 5 });
+    fakes.push(api);
+    const snap = await api.getSnapshot();
+    const roster = await api.getRoster('analysis');
+    if (!snap.ok || !roster.ok) throw new Error('no data');
+    const snapshot = vi.spyOn(api, 'getSnapshot');
+    const getRoster = vi.spyOn(api, 'getRoster');
+    const store = createDeckStore(api, { storage: null, tickMs: 1_000_000, boot: { snapshot: snap.value, roster: { team: 'analysis', entries: roster.value }, receivedAt: snap.value.now - 5_000 } });
+    stores.push(store.getState().actions);
+    void store.getState().actions.start();
+    // Synchronously: the first render has the teams and the roster.
+    const s = store.getState();
+    expect(s.phase).toBe('ready');
+    expect(s.selectedTeam).toBe('analysis');
+    expect(s.byTeam.analysis!.roster).toEqual(roster.value);
+    expect(s.memberByTeam.analysis).toBe('team-lead');
+    expect(s.clockOffset).toBe(5_000);
+    // Events from then on apply at once; the rest of the screen loads as usual.
+    api.emit({ type: 'queued-count', count: 9 });
+    expect(store.getState().queuedCount).toBe(9);
+    await vi.waitFor(() => expect(store.getState().byTeam.analysis?.threadLoaded['team-lead']).toBe(0));
+    expect(snapshot).not.toHaveBeenCalled();
+    expect(getRoster).not.toHaveBeenCalled();
+  });
+
   it('replays events pushed while the snapshot was loading', async () => {
     const { api, store, actions } = setup({ latencyMs: 20 });
     const started = actions.start();

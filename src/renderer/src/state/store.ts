@@ -2,8 +2,8 @@
 // events. All state transitions are the pure functions of deck-state.ts; this file only sequences
 // API calls around them and remembers which loads are in flight.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { AppEvent, ExportFile, ExportRequest, Result, SearchRequest, SearchResult, Settings, TeamdeckApi } from '../../../shared/contract';
-import type { ChannelKind, LaunchRequest } from '../../../shared/types';
+import type { AppEvent, ExportFile, ExportRequest, Result, SearchRequest, SearchResult, Settings, Snapshot, TeamdeckApi } from '../../../shared/contract';
+import type { ChannelKind, LaunchRequest, RosterEntry } from '../../../shared/types';
 import { pickChannel } from '../lib/channels';
 import * as D from './deck-state';
 import type { DeckState } from './deck-state';
@@ -71,6 +71,12 @@ export interface DeckStoreOptions {
   tickMs?: number;
   /** This window's clock (tests inject one). */
   now?: () => number;
+  /**
+   * The browser host's start-up data (src/shared/host-boot.ts): the first start applies it instead
+   * of asking for a snapshot; the API replays the events since it. `receivedAt` is this window's
+   * clock when it arrived, to set the host clock's offset from `snapshot.now`.
+   */
+  boot?: { snapshot: Snapshot; roster?: { team: string; entries: RosterEntry[] }; receivedAt: number };
 }
 
 const VIEWED_KEY = 'teamdeck.viewed.v1';
@@ -110,6 +116,7 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
   const storage = opts.storage === undefined ? (typeof localStorage === 'undefined' ? null : localStorage) : opts.storage;
   const tickMs = opts.tickMs ?? 10_000;
   const persisted = readPersisted(storage, clock());
+  let boot = opts.boot;
 
   const inFlight = new Set<string>();
   let unsubscribe: (() => void) | undefined;
@@ -250,6 +257,19 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
           if (held) held.push(ev);
           else dispatch(ev);
         });
+      }
+      const given = boot;
+      boot = undefined;
+      if (given) {
+        // Nothing to wait for: the first render has the teams and the first team's roster.
+        held = undefined;
+        update((s) => {
+          const x = D.applySnapshot(s, given.snapshot, given.receivedAt);
+          return given.roster ? D.applyRoster(x, given.roster.team, given.roster.entries, x.generation) : x;
+        });
+        if (!timer) timer = setInterval(() => update((s) => D.tick(s, clock())), tickMs);
+        openSelection();
+        return;
       }
       const r = await call(() => api.getSnapshot());
       if (!r.ok) {
