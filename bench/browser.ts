@@ -80,8 +80,11 @@ export interface Host {
   stop(): Promise<void>;
 }
 
-/** `teamdeck serve --json` on these folders, exactly as a user starts it; resolves on its ready line. */
-export async function startHost(teamsDir: string, stateDir: string, extraArgs: string[] = []): Promise<Host> {
+/**
+ * `teamdeck serve --json` on these folders, exactly as a user starts it; resolves on its ready line.
+ * `repo` is the checkout whose command runs (another build, to compare with).
+ */
+export async function startHost(teamsDir: string, stateDir: string, extraArgs: string[] = [], repo = REPO): Promise<Host> {
   const env = { ...process.env };
   delete env.TEAMDECK_TEAMS_DIR;
   delete env.TEAMDECK_STATE_DIR;
@@ -89,8 +92,8 @@ export async function startHost(teamsDir: string, stateDir: string, extraArgs: s
   const spawnedAt = nowMs();
   // BENCH_HOST_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the host process.
   const nodeArgs = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const proc = spawn(process.execPath, [...nodeArgs, join(REPO, 'bin', 'teamdeck.mjs'), 'serve', '--json', '--teams-dir', teamsDir, '--state-dir', stateDir, ...extraArgs], {
-    cwd: REPO,
+  const proc = spawn(process.execPath, [...nodeArgs, join(repo, 'bin', 'teamdeck.mjs'), 'serve', '--json', '--teams-dir', teamsDir, '--state-dir', stateDir, ...extraArgs], {
+    cwd: repo,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
