@@ -1,11 +1,11 @@
 import { mkdir, writeFile, lstat } from 'node:fs/promises';
-import { lstatSync } from 'node:fs';
+import { lstatSync, type BigIntStats } from 'node:fs';
 import { dirname, basename } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { writeFileAtomic } from '../delivery/atomic-write.js';
 import { parseInboxBytes } from './inbox-read.js';
 import { appendedEntries, arrayHeadLength } from './inbox-tail.js';
-import { readWhole } from '../read-whole.js';
+import { claudeLockOptions, lockInbox, readInbox, type InboxRead, type InboxRelease } from './inbox-lock.js';
 import { preserveBytes } from '../preserve.js';
 
 /**
@@ -16,15 +16,7 @@ import { preserveBytes } from '../preserve.js';
 const BREAK = process.env.TEAMDECK_BREAK;
 export const RECREATES_TEAM_FOLDERS = BREAK === 'recreate-folders';
 
-/** proper-lockfile settings exactly as Claude Code uses them on inbox files. */
-export function claudeLockOptions(inboxPath: string): lockfile.LockOptions {
-  return {
-    lockfilePath: `${inboxPath}.lock`,
-    stale: 10_000,
-    retries: { retries: 10, minTimeout: 5, maxTimeout: 100 },
-    realpath: false,
-  };
-}
+export { claudeLockOptions } from './inbox-lock.js';
 
 /** A failure to admit a message into an inbox. `temporary` ones leave the message queued for retry. */
 export class AdmissionError extends Error {
@@ -83,8 +75,14 @@ export interface ModifyOptions {
   preserveLabel?: string;
   fsync?: boolean;
   lockOptions?: Partial<lockfile.LockOptions>;
-  /** Re-read the file after writing, still under the lock, and check it holds exactly what was written (default true). */
+  /** Check after writing, still under the lock, that the inbox is still the file written (default true). */
   verify?: boolean;
+  /**
+   * What follows the rename (the folder's fsync, the lock's release, closing the old file):
+   * waited for before returning (default), or left running in the background for a caller that
+   * answers first because its own durable record makes a lost rename recoverable (a send).
+   */
+  afterWrite?: 'wait' | 'background';
   /**
    * Awaited under the lock once the new contents are in the temp file (fsync'd), before the
    * rename makes them visible. What it throws is rethrown as it is, with nothing written.
@@ -146,9 +144,9 @@ async function underInboxLock<T>(
   } catch (e) {
     throw classify(e, 'cannot create inbox');
   }
-  let release: () => Promise<void>;
+  let release: InboxRelease;
   try {
-    release = await lockfile.lock(inboxPath, {
+    release = await lockInbox(inboxPath, {
       ...claudeLockOptions(inboxPath),
       ...opts.lockOptions,
       onCompromised: () => {
@@ -159,13 +157,14 @@ async function underInboxLock<T>(
   } catch (e) {
     throw classify(e, 'cannot lock inbox');
   }
+  let read: InboxRead | undefined;
   try {
-    let bytes: Buffer;
     try {
-      bytes = await readWhole(inboxPath);
+      read = await readInbox(inboxPath);
     } catch (e) {
       throw classify(e, 'cannot read inbox');
     }
+    const bytes = read.bytes;
     return await work(bytes, async (out) => {
       const gate = opts.beforeRename;
       let refused: { e: unknown } | undefined;
@@ -179,23 +178,31 @@ async function underInboxLock<T>(
             }
           }
         : undefined;
-      // Under the lock nobody else may write, so the file must hold exactly our bytes. Read
-      // back while the folder's fsync runs; both are done before the lock is let go.
-      const verify = async () => {
-        const again = await readWhole(inboxPath).catch(() => undefined);
-        if (!again || !again.equals(out)) {
+      // Under the lock nobody else may write, so the inbox must still be the very file we
+      // wrote: same inode, size and modification time (any write since, renamed over it or in
+      // place, changes one of them). Checked before the lock is let go.
+      const verify = async (written: BigIntStats) => {
+        const now = lstatSync(inboxPath, { bigint: true, throwIfNoEntry: false });
+        if (!now || now.dev !== written.dev || now.ino !== written.ino || now.size !== written.size || now.mtimeNs !== written.mtimeNs) {
           throw new AdmissionError(`inbox ${basename(inboxPath)} did not hold what was written; will retry`, true, 'EVERIFY');
         }
       };
       try {
-        await writeFileAtomic(inboxPath, out, { fsync: opts.fsync ?? true, beforeRename, ...((opts.verify ?? true) ? { afterRename: verify } : {}) });
+        await writeFileAtomic(inboxPath, out, {
+          fsync: opts.fsync ?? true,
+          beforeRename,
+          ...((opts.verify ?? true) ? { afterRename: verify } : {}),
+          ...(opts.afterWrite === 'background' ? { folderSync: 'after' as const } : {}),
+        });
       } catch (e) {
         if (refused) throw refused.e;
         throw classify(e, 'cannot write inbox');
       }
     });
   } finally {
-    await release().catch(() => {});
+    read?.let();
+    const released = release();
+    if (opts.afterWrite !== 'background') await released;
   }
 }
 

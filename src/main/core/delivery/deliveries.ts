@@ -3,7 +3,9 @@
 // answered `accepted`; a temporary failure answers `queued` and retries; a target that can
 // never read it makes it `undeliverable`. Receipts (taken, seen, replied) are announced here.
 // Into an inbox, the write is prepared while the `queued` record is synced (the temp file
-// written and fsync'd beside the inbox); the rename that shows it waits for that record.
+// written and fsync'd beside the inbox); the rename that shows it waits for that record. The
+// answer follows the rename and the `delivered` record's write; the inbox folder's fsync, the
+// lock's release and that record's fdatasync run on after it (see the README's Delivery).
 import type { AppEvent } from '../../../shared/contract.js';
 import type { ChannelKind, MemberInfo, SendResult } from '../../../shared/types.js';
 import { newMessageId } from '../claude/message-id.js';
@@ -72,7 +74,10 @@ export class Deliveries {
         },
         delivered: async (ids, duplicates) => {
           const at = this.ctx.now();
-          await this.journal(rt, ids.map((id, i): JournalRecord => ({ t: 'delivered', id, to: rt.state.sent.get(id)!.to, at, ...(duplicates[i] ? { duplicate: true } : {}) })));
+          // Written, not waited for on the disk: a crash of this process keeps it (the kernel has
+          // it); a crash of the machine before its fdatasync leaves the durable `queued` record,
+          // and the retry finds the message by its id (or the lead died with the machine).
+          await this.journal(rt, ids.map((id, i): JournalRecord => ({ t: 'delivered', id, to: rt.state.sent.get(id)!.to, at, ...(duplicates[i] ? { duplicate: true } : {}) })), 'written');
           for (const id of ids) {
             const s = rt.state.sent.get(id)!;
             s.deliveredAt = at;
@@ -240,8 +245,8 @@ export class Deliveries {
     }
   }
 
-  private async journal(rt: TeamRuntime, records: JournalRecord[]): Promise<void> {
-    await rt.journal.append(...records);
+  private async journal(rt: TeamRuntime, records: JournalRecord[], until: 'durable' | 'written' = 'durable'): Promise<void> {
+    await (until === 'written' ? rt.journal.appendWritten(...records) : rt.journal.append(...records));
     rt.state.records += records.length;
   }
 }

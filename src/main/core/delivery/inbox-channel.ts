@@ -55,6 +55,9 @@ export async function admitToInbox(ctx: InboxChannelContext, rt: TeamRuntime, ba
       {
         preserveDir: join(ctx.stateDir, 'preserved', rt.id),
         preserveLabel: `${stem}.json`,
+        // The folder's fsync and the lock's release run on after the answer: the `queued` record is
+        // durable, so a rename the machine loses is written again at its next start.
+        afterWrite: 'background',
         beforeRename: async () => {
           await beforeRename?.();
           const now = neverReadable(rt, to);

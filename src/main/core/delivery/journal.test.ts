@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Journal, JournalError, applyRecord, emptyState, type FoldedState, type JournalRecord } from './journal.js';
 import { tempTeams, type TempTeams } from '../../../../test/helpers/team-fixture.js';
+import { spawnTs } from '../../../../test/helpers/child.js';
+import { REPO_ROOT } from '../../../../test/helpers/tmp.js';
 
 let t: TempTeams;
 let dir: string;
@@ -269,3 +271,26 @@ async function mkdirp(d: string): Promise<string> {
   await mkdir(d, { recursive: true });
   return d;
 }
+
+describe('appendWritten (answered once written, its fdatasync following)', () => {
+  it('keeps order with durable appends, and is on disk once drained', async () => {
+    const { journal } = await openJournal();
+    const a = queued();
+    const b = queued();
+    await Promise.all([journal.append(a), journal.appendWritten(delivered(a)), journal.append(b), journal.appendWritten(delivered(b))]);
+    const lines = readFileSync(seg(0), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { t: string; id: string });
+    expect(lines.map((l) => `${l.t}:${l.id}`)).toEqual([`queued:${a.id}`, `delivered:${a.id}`, `queued:${b.id}`, `delivered:${b.id}`]);
+    const again = await reopen(journal);
+    expect(again.state.sent.get(b.id)?.deliveredAt).toBe(2);
+  });
+
+  it('survives a SIGKILL of its process right after it was answered (the kernel holds what was written)', async () => {
+    const child = spawnTs(join(REPO_ROOT, 'test', 'helpers', 'journal-writer.ts'), [dir, '40']);
+    const code = await child.exited;
+    expect(child.proc.signalCode ?? code).toBe('SIGKILL');
+    const { state, tornBytes } = await openJournal();
+    expect(tornBytes).toBe(0);
+    expect([...state.sent.values()].filter((s) => s.deliveredAt !== undefined)).toHaveLength(40);
+    expect(state.sent.get('q-39')?.deliveredAt).toBe(40);
+  });
+});
