@@ -5,6 +5,7 @@ import { FeedView } from './components/FeedView';
 import { MemberHeader } from './components/Header';
 import { JumpPalette } from './components/JumpPalette';
 import { LaunchButton, LaunchDialog } from './components/LaunchDialog';
+import { preloadMarkdown } from './components/LazyMarkdown';
 import { NeedsButton, NeedsPanel } from './components/NeedsPanel';
 import { SearchPanel } from './components/SearchPanel';
 import { Roster } from './components/Roster';
@@ -140,6 +141,11 @@ export function App() {
   const overlays = useRef({ palette, settings, needs, launch, search });
   overlays.current = { palette, settings, needs, launch, search };
   useDocumentTitle();
+  // Once the window has painted: the messages' markdown code, kept out of the first script.
+  useEffect(() => {
+    const t = setTimeout(preloadMarkdown, 0);
+    return () => clearTimeout(t);
+  }, []);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {

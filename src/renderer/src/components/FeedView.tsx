@@ -11,7 +11,7 @@ import { EMPTY_MESSAGES, EMPTY_ROSTER, endedWhen, feedOf, orderedRoster, teamOf 
 import { ExportMenu } from './ExportMenu';
 import { DeliveryChip, RawToggle, RelTime, SentAs, SourceMark, displayName, nameColor, senderName } from './bits';
 import { BackIcon, ChevronDownIcon } from './icons';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 import { useFocusedRow } from './useFocusedRow';
 import { DaySeparator, RowPlaceholder, SCROLL_SEEK } from './MessageRow';
 

@@ -7,7 +7,7 @@ import { dayLabel, exactTime } from '../lib/time';
 import { useDeck } from '../state/context';
 import { isFromUser } from '../state/deck-state';
 import { DeliveryChip, RawToggle, RelTime, SentAs, SourceMark, displayName } from './bits';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 
 /**
  * Rows flung past faster than about 15,000 px/s (a dragged scrollbar, a hard fling) are drawn

@@ -7,7 +7,7 @@ import { useActions, useDeck } from '../state/context';
 import { endedWhen, openBlockers, taskColumns, teamOf } from '../state/selectors';
 import { nameColor } from './bits';
 import { BackIcon, ChevronRightIcon, WarningIcon } from './icons';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 
 const COLUMNS: { status: TaskStatus; label: string; dot: string }[] = [
   { status: 'pending', label: 'Pending', dot: 'border-[1.5px] border-zinc-400 dark:border-zinc-500' },

@@ -9,7 +9,7 @@ import { clockTime, elapsed, exactTime } from '../lib/time';
 import { useTickingNow } from '../state/ticking-now';
 import { displayName } from './bits';
 import { ChevronRightIcon, ToolIcon } from './icons';
-import { Markdown } from './Markdown';
+import { Markdown } from './LazyMarkdown';
 
 function Time({ at }: { at: number }) {
   if (!at) return null;

@@ -1,5 +1,5 @@
 // Small shared pieces: presence dot, relative time, delivery chip, member colour.
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { AnswerSource, DeliveryStatus, MemberState, RosterEntry, ThreadMessage } from '../../../shared/types';
 import { DELIVERY_WORD, deliveryHint, isDeliveryStatus } from '../lib/delivery';
 import { channelHint, channelMark } from '../lib/channels';
@@ -58,11 +58,17 @@ export const STATE_TEXT: Record<MemberState, string> = {
   terminated: 'text-zinc-500 dark:text-zinc-400',
 };
 
-/** Relative time that re-ages with the app clock; the exact time is in the tooltip. */
+/**
+ * Relative time that re-ages with the app clock; the exact time is in the tooltip, formatted once
+ * the pointer or the focus comes to it: the page's first date formatter costs tens of
+ * milliseconds (the locale's data is loaded), which the first paint need not wait for.
+ */
 export const RelTime = memo(function RelTime({ t, className }: { t: number; className?: string }) {
   const text = useDeck((s) => relativeTime(t, s.now));
+  const [asked, setAsked] = useState(false);
+  const ask = () => setAsked(true);
   return (
-    <time dateTime={t ? new Date(t).toISOString() : undefined} title={exactTime(t)} className={className}>
+    <time dateTime={t ? new Date(t).toISOString() : undefined} title={asked ? exactTime(t) : undefined} onPointerEnter={ask} onFocus={ask} className={className}>
       {text}
     </time>
   );

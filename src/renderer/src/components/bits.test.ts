@@ -1,0 +1,19 @@
+// Rendered to a string in Node: what a relative time puts in the DOM before anyone points at it.
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { createFakeApi } from '../dev/fake-api';
+import { DeckProvider } from '../state/context';
+import { createDeckStore } from '../state/store';
+import { RelTime } from './bits';
+
+describe('RelTime', () => {
+  it('renders the relative time and leaves the exact one (a date formatter) until it is pointed at', () => {
+    const api = createFakeApi({ stepMs: 5 });
+    const store = createDeckStore(api, { storage: null, tickMs: 1_000_000 });
+    const t = store.getState().now - 5 * 60_000;
+    const out = renderToStaticMarkup(createElement(DeckProvider, { store }, createElement(RelTime, { t })));
+    expect(out).toBe(`<time dateTime="${new Date(t).toISOString()}">5 min ago</time>`);
+    api.stopTimers();
+  });
+});
