@@ -1,28 +1,28 @@
 // Every team the engine knows: the running ones under the teams root and the ended ones it
 // remembers in the state dir. It opens each team (folds its journal, reads its config and
-// inboxes), tells its era, notices when it ends (folder gone, lead process gone), keeps what it
-// must remember in team.json, and answers the views (summaries, rosters).
+// inboxes), tells its era, and answers the views (summaries, rosters). How a team ends, and what
+// is remembered of it, is team-ending.ts; the list of ended teams, ended-teams.ts.
 import { lstat } from 'node:fs/promises';
 import type { AppEvent } from '../../shared/contract.js';
 import type { RosterEntry, TeamProblem, TeamSummary } from '../../shared/types.js';
-import { readTeamConfig } from './claude/config.js';
 import { classifyEra, leadReadsInbox, senderFor } from './claude/era.js';
 import { InboxReader } from './claude/inbox-tail.js';
-import { DELETED_TEAM_FOLDER, ENDED_FOLDER_GONE, judgeLiveness } from './claude/lifecycle.js';
+import { DELETED_TEAM_FOLDER, ENDED_FOLDER_GONE } from './claude/lifecycle.js';
 import { inboxFileStem, isSafeSegment, teamDirName, teamPaths } from './claude/paths.js';
 import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from './claude/team-reader.js';
 import { forEachConcurrently } from './concurrently.js';
 import type { Deliveries } from './delivery/deliveries.js';
 import { COMPACT_AFTER, Journal } from './delivery/journal.js';
-import { EndedTeams } from './ended-teams.js';
-import { noteEvent, noteObserved } from './history/ingest.js';
+import type { EndedTeams } from './ended-teams.js';
+import { noteObserved } from './history/ingest.js';
 import { ingestInbox } from './history/inbox-ingest.js';
-import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta, writeTeamMeta, type TeamMeta } from './history/team-meta.js';
-import { TranscriptWatch, type TranscriptFindings } from './claude/transcripts.js';
+import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta } from './history/team-meta.js';
+import type { TranscriptFindings } from './claude/transcripts.js';
 import { memberState } from './presence.js';
+import { loadConfig, watchTranscripts } from './team-config.js';
+import { checkLiveness, endedFromMemory, endedTeamsOf, endGoneTeams, openEndedByName, openRemembered, rememberTeam, reopenTeam } from './team-ending.js';
 import { TeamRuntime } from './team-runtime.js';
-import { fileSignature } from './watcher.js';
-
+import { unopenedSummary } from './unopened-teams.js';
 
 export class TeamNotFoundError extends Error {
   readonly code = 'not_found';
@@ -67,15 +67,7 @@ export class TeamDirectory {
   readonly ended: EndedTeams;
 
   constructor(readonly ctx: DirectoryContext) {
-    this.ended = new EndedTeams({
-      stateDir: ctx.stateDir,
-      teams: this.teams,
-      senderName: ctx.senderName,
-      problem: (p) => this.problem(p),
-      isOpening: (id) => this.opening.has(id),
-      folderPresent: (id) => this.folderPresent(id),
-      onEvict: (rt) => ctx.onEvict?.(rt),
-    });
+    this.ended = endedTeamsOf(this);
   }
 
   get teamsRoot(): string {
@@ -96,24 +88,7 @@ export class TeamDirectory {
     // The ended teams too, from their index: the window's first list is the whole list.
     const present = new Set(ids);
     await this.ended.load((await listJournalTeams(this.ctx.stateDir)).filter((id) => !present.has(id)));
-    for (const id of ids) {
-      const r = await readTeamConfig(teamPaths(this.ctx.teamsRoot, id).config);
-      const config = r.kind === 'ok' ? r.config : undefined;
-      const era = classifyEra({ teamId: id, config });
-      const s: TeamSummary = {
-        id,
-        name: config?.name ?? id,
-        memberCount: config?.members.length ?? 0,
-        problems: [],
-        era,
-        state: 'running',
-        sendAs: senderFor(era, this.ctx.senderName()),
-        leadReadsInbox: leadReadsInbox(era, config, undefined),
-      };
-      if (config?.description !== undefined) s.description = config.description;
-      if (config?.createdAt !== undefined) s.createdAt = config.createdAt;
-      this.unopened.set(id, s);
-    }
+    for (const id of ids) this.unopened.set(id, await unopenedSummary(this.ctx.teamsRoot, id, this.ctx.senderName));
   }
 
   /**
@@ -134,7 +109,7 @@ export class TeamDirectory {
         if (await this.openTeam(id)) changed = true;
       } else if (rt.ended && rt.ended.reason === ENDED_FOLDER_GONE) {
         // A folder of that name is back (a legacy team made again): read it as running.
-        if (await this.reopenTeam(rt)) changed = true;
+        if (await reopenTeam(this, rt)) changed = true;
       } else open.push(rt);
     }
     // Inboxes new in the teams already open (listed a few teams at a time).
@@ -143,21 +118,11 @@ export class TeamDirectory {
       const owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, rt.id).inboxes);
       for (const o of owners) if (!rt.owners.includes(o)) this.ctx.schedule(`i\u0000${rt.id}\u0000${o}`);
     });
-    for (const rt of this.teams.values()) {
-      if (!present.has(rt.id) && !rt.ended && !(await this.folderPresent(rt.id))) {
-        await this.markEnded(rt, ENDED_FOLDER_GONE);
-        changed = true;
-      }
-    }
+    if (await endGoneTeams(this, present)) changed = true;
     if (includeRemembered) {
-      // Ended teams are listed from the index; only those it does not know (ended while
-      // Teamdeck was away) or with sends still waiting are opened.
-      const remembered = (await listJournalTeams(this.ctx.stateDir)).filter((id) => !present.has(id));
-      await this.ended.load(remembered);
-      for (const id of remembered) {
-        if (this.ctx.stopping()) return;
-        if (!this.teams.has(id) && !this.ended.listOnly(id) && (await this.openTeam(id))) changed = true;
-      }
+      const opened = await openRemembered(this, present);
+      if (opened === undefined) return;
+      if (opened) changed = true;
     }
     if (changed) this.ctx.emit({ type: 'teams', teams: this.summaries() });
     await this.ended.evict();
@@ -234,62 +199,23 @@ export class TeamDirectory {
       // Running (again, if it was listed as ended): checkLiveness may end it right away.
       this.ended.forget(id);
       this.checkLiveness(rt, false);
-    } else {
-      rt.members = mergeMembers(buildMembers(undefined, [], rt.state.observed.values()), meta?.members ?? []);
-      rt.ended = { at: meta?.endedAt ?? this.ctx.now(), reason: meta?.endedReason ?? ENDED_FOLDER_GONE };
-    }
-    this.watchTranscripts(rt);
+    } else endedFromMemory(this, rt, meta);
+    watchTranscripts(this, rt);
     // Opened on demand after it ended: what its transcripts got meanwhile is read soon.
     if (!folder && rt.transcripts) this.ctx.schedule('seen');
     this.ctx.delivery.recover(rt);
-    await this.rememberTeam(rt);
+    await rememberTeam(this, rt);
     if (rt.state.records > COMPACT_AFTER && rt.journal.segmentRecords > COMPACT_AFTER / 2) await rt.journal.compact(rt.state);
     return rt;
-  }
-
-  /** A team folder of an ended team's name is there again: read it as a running team. */
-  async reopenTeam(rt: TeamRuntime): Promise<boolean> {
-    rt.ended = undefined;
-    this.ended.forget(rt.id);
-    await this.loadConfig(rt, false);
-    rt.owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, rt.id).inboxes);
-    for (const owner of rt.owners) await ingestInbox(this, rt, owner, false);
-    this.rebuildMembers(rt);
-    await this.rememberTeam(rt);
-    this.ctx.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
-    return true;
   }
 
   rebuildMembers(rt: TeamRuntime): void {
     rt.members = mergeMembers(buildMembers(rt.config, rt.owners, rt.state.observed.values()), rt.meta?.members ?? []);
   }
 
-  async loadConfig(rt: TeamRuntime, announce: boolean): Promise<void> {
-    const path = teamPaths(this.ctx.teamsRoot, rt.id).config;
-    // Looked at before the read: a write after it differs, and the safety net reads it again.
-    rt.configLooks = await fileSignature(path);
-    const r = await readTeamConfig(path);
-    rt.problems.delete('config');
-    if (r.kind === 'ok') {
-      rt.config = r.config;
-      if (r.config.skippedMembers.length) {
-        rt.problems.set('config', { kind: 'config', file: `${rt.id}/config.json`, message: r.config.skippedMembers.join('; ') });
-      }
-      for (const m of r.config.members) {
-        if (m.joinedAt !== undefined) noteEvent(rt, m.name, m.joinedAt);
-      }
-    } else if (r.kind === 'invalid') {
-      // Keep the last good config: a half-written config must not empty the roster.
-      rt.problems.set('config', { kind: 'config', file: `${rt.id}/config.json`, message: r.message });
-    }
-    if (!announce) return;
-    rt.era = classifyEra({ teamId: rt.id, config: rt.config, hasUserInbox: rt.owners.includes(USER_INBOX) });
-    this.checkLiveness(rt, false);
-    this.watchTranscripts(rt);
-    this.refreshMembers(rt);
-    // A member that left the config never reads again: what waits for it is judged now.
-    this.ctx.delivery.kickAll(rt);
-    await this.rememberTeam(rt);
+  /** Reads the team's config.json (team-config.ts); `announce`: what follows from it is told too. */
+  loadConfig(rt: TeamRuntime, announce: boolean): Promise<void> {
+    return loadConfig(this, rt, announce);
   }
 
   /** Current era: agents seen only in transcripts (a teammate gone from config) join the roster. */
@@ -301,63 +227,15 @@ export class TeamDirectory {
     return true;
   }
 
-  /**
-   * A current-era team whose lead's process is gone has ended, though Claude left its folder.
-   * `startToo`: a reused pid is told apart too (a read of /proc/<pid>/stat; else one signal probe).
-   */
+  /** A current-era team whose lead's process is gone has ended (see team-ending.ts). */
   checkLiveness(rt: TeamRuntime, announce = true, startToo = true): void {
-    if (rt.ended) return;
-    const live = judgeLiveness(rt.era, rt.config, startToo);
-    if (live.state === 'ended') void this.markEnded(rt, live.reason, announce);
-  }
-
-  /** The team ended: its members with it; what waits for it becomes undeliverable. */
-  async markEnded(rt: TeamRuntime, reason: string, announce = true): Promise<void> {
-    if (rt.ended) return;
-    rt.ended = { at: this.ctx.now(), reason };
-    this.ctx.delivery.kickAll(rt);
-    await this.rememberTeam(rt).catch(() => {});
-    this.ended.note(rt);
-    if (!announce) return;
-    this.ctx.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
-    this.ctx.emit({ type: 'teams', teams: this.summaries() });
-  }
-
-  /** Writes team.json when what Teamdeck remembers of the team changed. */
-  async rememberTeam(rt: TeamRuntime): Promise<void> {
-    const meta: TeamMeta = {
-      v: 1,
-      id: rt.id,
-      name: rt.config?.name ?? rt.meta?.name ?? rt.id,
-      era: rt.era,
-      members: rt.members.map((m) => ({ ...m })),
-    };
-    const createdAt = rt.config?.createdAt ?? rt.meta?.createdAt;
-    if (createdAt !== undefined) meta.createdAt = createdAt;
-    const leadSessionId = rt.config?.leadSessionId ?? rt.meta?.leadSessionId;
-    if (leadSessionId !== undefined) meta.leadSessionId = leadSessionId;
-    if (rt.ended) {
-      meta.endedAt = rt.ended.at;
-      meta.endedReason = rt.ended.reason;
-    }
-    if (JSON.stringify(meta) === JSON.stringify(rt.meta)) return;
-    // A team with nothing in its history and nothing to remember is not worth a file (Claude's
-    // transient startup teams live for milliseconds).
-    if (!rt.meta && rt.state.records === 0 && rt.ended) return;
-    rt.meta = meta;
-    await writeTeamMeta(rt.journal.dir, meta).catch((e: Error) => this.problem({ kind: 'journal', file: `journal/${rt.id}/team.json`, message: `cannot remember the team: ${e.message}` }));
+    checkLiveness(this, rt, announce, startToo);
   }
 
   refreshMembers(rt: TeamRuntime): void {
     this.rebuildMembers(rt);
     this.ctx.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
     this.ctx.emit({ type: 'teams', teams: this.summaries() });
-  }
-
-  watchTranscripts(rt: TeamRuntime): void {
-    const session = rt.config?.leadSessionId ?? rt.meta?.leadSessionId;
-    if (rt.era !== 'current' || !session || rt.transcripts?.leadSessionId === session) return;
-    rt.transcripts = new TranscriptWatch(this.ctx.configDir, session, rt.config?.name ?? rt.id);
   }
 
   teamProblem(rt: TeamRuntime, key: string, p: TeamProblem, announce: boolean): void {
@@ -386,11 +264,8 @@ export class TeamDirectory {
       }
     }
     for (const rt of this.teams.values()) if (rt.config?.name === team) return rt;
-    const listed = this.ended.listedByName(team);
-    if (listed) {
-      const rt = await this.openTeam(listed.id);
-      if (rt) return rt;
-    }
+    const ended = await openEndedByName(this, team);
+    if (ended) return ended;
     for (const c of candidates) {
       const broken = this.globalProblems.get(`journal:journal/${c}`);
       if (broken && !this.teams.has(c)) throw new TeamNotFoundError(`team ${c} is unavailable: ${broken.message}`);
