@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { TeamService } from './team-service.js';
@@ -31,6 +31,19 @@ async function until(cond: () => boolean | Promise<boolean>, ms = 10_000): Promi
 }
 
 describe('TeamService', () => {
+  it('leaves no inbox lock or temp file behind once stop() returns (sends answer before their lock is released)', async () => {
+    await writeTeam(t.root, 'alpha', ['ann', 'bob']);
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    const sends = [];
+    for (let i = 0; i < 6; i++) sends.push(svc.send({ team: 'alpha', to: i % 2 ? 'ann' : 'bob', text: `m${i}` }));
+    expect((await Promise.all(sends)).map((r) => r.status)).toEqual(Array(6).fill('accepted'));
+    await svc.stop();
+    svc = undefined;
+    const left = (await readdir(join(t.root, 'alpha', 'inboxes'))).filter((n) => n.includes('.lock') || n.includes('.tmp.'));
+    expect(left).toEqual([]);
+  });
+
   it('accepts a send into the target inbox in Claude format and journals it first', async () => {
     await writeTeam(t.root, 'alpha', ['researcher']);
     svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });

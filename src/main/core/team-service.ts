@@ -12,6 +12,7 @@ import { answerToSocket } from './history/socket-answers.js';
 import type { TerminalAvailability } from './terminal/types.js';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from './claude/era.js';
 import { Deliveries } from './delivery/deliveries.js';
+import { inboxWritesSettled } from './claude/inbox-writer.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './delivery/outbox.js';
 import { checkTarget, checkText, findMember } from './delivery/send-checks.js';
 import { buildExport } from './history/export.js';
@@ -149,6 +150,8 @@ export class TeamService implements TeamServiceApi {
     await this.reading.background;
     await this.searchIndex.stop().catch(() => {});
     for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
+    // What the last sends left running after their answer: lock releases, inbox folder fsyncs.
+    await inboxWritesSettled();
     await this.reading.settled();
     await this.dir.ended.close();
     for (const t of this.teams.values()) await t.journal.close().catch(() => {});

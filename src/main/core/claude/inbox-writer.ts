@@ -2,10 +2,10 @@ import { mkdir, writeFile, lstat } from 'node:fs/promises';
 import { lstatSync, type BigIntStats } from 'node:fs';
 import { dirname, basename } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { writeFileAtomic } from '../delivery/atomic-write.js';
+import { folderSyncsSettled, writeFileAtomic } from '../delivery/atomic-write.js';
 import { parseInboxBytes } from './inbox-read.js';
 import { appendedEntries, arrayHeadLength } from './inbox-tail.js';
-import { claudeLockOptions, lockInbox, readInbox, type InboxRead, type InboxRelease } from './inbox-lock.js';
+import { claudeLockOptions, inboxReleasesSettled, lockInbox, readInbox, type InboxRead, type InboxRelease } from './inbox-lock.js';
 import { preserveBytes } from '../preserve.js';
 
 /**
@@ -362,4 +362,10 @@ export async function appendManyToInbox(inboxPath: string, batch: InboxEntry[], 
 export async function appendToInbox(inboxPath: string, entry: InboxEntry, opts: ModifyOptions = {}): Promise<AppendResult> {
   const [r] = await appendManyToInbox(inboxPath, [entry], opts);
   return r!;
+}
+
+/** Resolves once what sends left running after their answer is done: lock releases and inbox folder fsyncs (shutdown, tests). */
+export async function inboxWritesSettled(): Promise<void> {
+  await inboxReleasesSettled();
+  await folderSyncsSettled();
 }
