@@ -491,6 +491,18 @@ describe("the page's start-up data", () => {
     expect(bootOf(await whole)?.roster?.team).toBe('alpha');
   });
 
+  it('waits seconds for a slow first roster rather than send the page without it (asked over the socket, it would come later still)', async () => {
+    const handlers = bootHandlers();
+    const answer = handlers.dispatch;
+    handlers.dispatch = async (name, args) => {
+      if (name === 'getRoster') await new Promise((r) => setTimeout(r, 1_200));
+      return answer(name, args);
+    };
+    const h = await bootHost(handlers);
+    const { whole } = await page(h.port, `/?token=${h.token}`);
+    expect(bootOf(await whole)?.roster?.team).toBe('alpha');
+  });
+
   it('sends the page without the data when the snapshot is late', async () => {
     const handlers = bootHandlers({ snapshot: new Promise(() => {}) });
     const h = await bootHost(handlers, { bootWaitMs: 50 });

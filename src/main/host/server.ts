@@ -38,8 +38,12 @@ export const WS_PATH = '/ws';
 /** Text is bounded at 64 KiB of UTF-8; JSON escaping can grow it several times. */
 export const MAX_WS_PAYLOAD = 1024 * 1024;
 const MAX_BUFFERED = 16 * 1024 * 1024;
-/** How long the page's end waits for its first snapshot and roster; past it, the page goes without. */
-export const BOOT_WAIT_MS = 1_000;
+/**
+ * How long the page's end waits for its first snapshot and roster; past it, the page goes without
+ * and asks over its socket. Not short: that call would wait for the same read still under way,
+ * and then behind the background work the engine starts once the roster is given.
+ */
+export const BOOT_WAIT_MS = 3_000;
 /** Events kept for a page until its socket opens: at most this many, bytes, and milliseconds. */
 export const BOOT_KEEP = { events: 2_000, bytes: 8 * 1024 * 1024, ms: 60_000 };
 /** How long the roster waits for the page's script and style to be sent (a client may never ask). */
