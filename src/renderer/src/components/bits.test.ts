@@ -12,7 +12,7 @@ describe('RelTime', () => {
     const api = createFakeApi({ stepMs: 5 });
     const store = createDeckStore(api, { storage: null, tickMs: 1_000_000 });
     const t = store.getState().now - 5 * 60_000;
-    const out = renderToStaticMarkup(createElement(DeckProvider, { store }, createElement(RelTime, { t })));
+    const out = renderToStaticMarkup(createElement(DeckProvider, { store, children: createElement(RelTime, { t }) }));
     expect(out).toBe(`<time dateTime="${new Date(t).toISOString()}">5 min ago</time>`);
     api.stopTimers();
   });
