@@ -4,9 +4,9 @@
 // newline; a file that shrank was rewritten and is read again from the start).
 //   lead:                 <config>/projects/<slug>/<leadSessionId>.jsonl
 //   in-process teammate:  <config>/projects/<slug>/<leadSessionId>/subagents/agent-a<name>-<hex>.jsonl
-import { readdir, readFile, lstat } from 'node:fs/promises';
+import { readdir, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openNoFollow } from '../read-whole.js';
+import { openNoFollow, readBounded } from '../read-whole.js';
 
 /** Bytes read from one transcript in one poll, at most; the rest waits for the next poll. */
 const MAX_READ_PER_POLL = 8 * 1024 * 1024;
@@ -334,9 +334,9 @@ export class TranscriptWatch {
   /** The teammate a subagent transcript belongs to: its `.meta.json` name, for this team only. */
   private async subagentName(path: string, fromFileName: string): Promise<string | undefined> {
     try {
-      const st = await lstat(path.replace(/\.jsonl$/, '.meta.json'));
-      if (!st.isFile() || st.size > 1_000_000) return fromFileName;
-      const meta = JSON.parse(await readFile(path.replace(/\.jsonl$/, '.meta.json'), 'utf8')) as { name?: unknown; teamName?: unknown };
+      // Opened once, never through a link and never blocking on a FIFO, and checked on what was
+      // opened: a link swapped in between a check and a read would otherwise be followed.
+      const meta = JSON.parse((await readBounded(path.replace(/\.jsonl$/, '.meta.json'), 1_000_000)).toString('utf8')) as { name?: unknown; teamName?: unknown };
       if (typeof meta.teamName === 'string' && meta.teamName !== this.teamName) return undefined;
       return typeof meta.name === 'string' ? meta.name : fromFileName;
     } catch {
