@@ -3,9 +3,9 @@
 // busy machine each trip through the pool costs a tenth of a millisecond or more where the
 // system call itself takes microseconds. The lock is tried once synchronously (Claude's own
 // retries, asynchronous, only when it is held); a small inbox is read synchronously.
-import { close, closeSync, constants, fstatSync, mkdir, mkdirSync, openSync, readSync, realpath, realpathSync, rmdir, rmdirSync, stat, statSync, utimes, utimesSync } from 'node:fs';
+import { close, constants, read, fstatSync, mkdir, mkdirSync, openSync, readSync, realpath, realpathSync, rmdir, rmdirSync, stat, statSync, utimes, utimesSync } from 'node:fs';
 import lockfile from 'proper-lockfile';
-import { readWhole } from '../read-whole.js';
+import { promisify } from 'node:util';
 
 /** proper-lockfile settings exactly as Claude Code uses them on inbox files. */
 export function claudeLockOptions(inboxPath: string): lockfile.LockOptions {
@@ -18,8 +18,9 @@ export function claudeLockOptions(inboxPath: string): lockfile.LockOptions {
 }
 
 /**
- * Just the calls proper-lockfile's synchronous lock makes. It copies the fs object it is given
- * on every call, and a copy of the whole module took a tenth of a millisecond.
+ * Just the calls proper-lockfile's synchronous lock makes (a mkdir, then a utimes and a stat to
+ * learn the mtime precision). It copies the fs object it is given on every call, and a copy of
+ * the whole module took a tenth of a millisecond.
  */
 const LOCK_FS = { mkdir, mkdirSync, realpath, realpathSync, rmdir, rmdirSync, stat, statSync, utimes, utimesSync };
 
@@ -35,7 +36,7 @@ export async function inboxReleasesSettled(): Promise<void> {
 }
 
 /**
- * Takes the inbox's lock: one synchronous try (a mkdir and a stat), then, if someone holds it,
+ * Takes the inbox's lock: one synchronous try (a mkdir, a utimes and a stat), then, if someone holds it,
  * the asynchronous lock with the retries in `options`. Throws what proper-lockfile throws. The
  * release removes the lock dir in the thread pool (an rmdir is a journaled change that can take
  * a third of a millisecond), so a caller may answer without waiting for it.
@@ -63,6 +64,7 @@ export async function lockInbox(inboxPath: string, options: lockfile.LockOptions
 
 /** Up to this size an inbox is read synchronously (about 0.1 ms a megabyte from the page cache). */
 const SYNC_READ_MAX = 1 << 20;
+const readFd = promisify(read);
 
 /** An inbox's bytes, and the open file they were read from (see InboxRead.let). */
 export interface InboxRead {
@@ -82,28 +84,20 @@ export interface InboxRead {
 export async function readInbox(inboxPath: string): Promise<InboxRead> {
   const fd = openSync(inboxPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   const letGo = () => close(fd, () => {});
-  let bytes: Buffer | undefined;
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw Object.assign(new Error(`${inboxPath} is not a regular file`), { code: 'EISDIR' });
-    if (st.size <= SYNC_READ_MAX) {
-      let buf = Buffer.allocUnsafe(st.size + 1);
-      let length = 0;
-      for (;;) {
-        if (length === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)], buf.length * 2);
-        const n = readSync(fd, buf, length, buf.length - length, null);
-        if (n === 0) break;
-        length += n;
-      }
-      bytes = buf.subarray(0, length);
+    // A big one is read from the same open file in the pool (its path might name another by now).
+    const small = st.size <= SYNC_READ_MAX;
+    let buf = Buffer.allocUnsafe(st.size + 1);
+    let length = 0;
+    for (;;) {
+      if (length === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(buf.length)], buf.length * 2);
+      const n = small ? readSync(fd, buf, length, buf.length - length, null) : (await readFd(fd, buf, length, buf.length - length, null)).bytesRead;
+      if (n === 0) break;
+      length += n;
     }
-  } catch (e) {
-    closeSync(fd);
-    throw e;
-  }
-  if (bytes) return { bytes, let: letGo };
-  try {
-    return { bytes: await readWhole(inboxPath), let: letGo };
+    return { bytes: buf.subarray(0, length), let: letGo };
   } catch (e) {
     letGo();
     throw e;

@@ -284,6 +284,18 @@ describe('appendWritten (answered once written, its fdatasync following)', () =>
     expect(again.state.sent.get(b.id)?.deliveredAt).toBe(2);
   });
 
+  it('is written and answered at once while an earlier append waits for its fdatasync, after that append\'s line', async () => {
+    const { journal } = await openJournal();
+    const a = queued();
+    const order: string[] = [];
+    const first = journal.append(a).then(() => order.push('queued durable'));
+    const second = journal.appendWritten(delivered(a)).then(() => order.push('delivered written'));
+    await Promise.all([first, second]);
+    expect(order).toEqual(['delivered written', 'queued durable']);
+    const lines = readFileSync(seg(0), 'utf8').trim().split('\n').map((l) => (JSON.parse(l) as { t: string }).t);
+    expect(lines).toEqual(['queued', 'delivered']);
+  });
+
   it('survives a SIGKILL of its process right after it was answered (the kernel holds what was written)', async () => {
     const child = spawnTs(join(REPO_ROOT, 'test', 'helpers', 'journal-writer.ts'), [dir, '40']);
     const code = await child.exited;

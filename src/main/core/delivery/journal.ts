@@ -244,8 +244,10 @@ export interface JournalOpenResult {
 
 interface Pending {
   line: string;
-  /** Answered once written, before the fdatasync that follows in the same flush (see appendWritten). */
+  /** Answered once written, before the fdatasync that follows (see appendWritten). */
   early: boolean;
+  /** Already in the file; the flush only has to fdatasync it. */
+  written: boolean;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -253,6 +255,8 @@ interface Pending {
 export class Journal {
   private queue: Pending[] = [];
   private flushing = false;
+  /** No line may be written now: an asynchronous write, or the switch to a new segment, is under way. */
+  private held = false;
   private closed = false;
   /** Records in the current segment, to decide when to compact. */
   segmentRecords: number;
@@ -328,10 +332,37 @@ export class Journal {
     if (this.closed) return Promise.reject(new JournalError('journal is closed'));
     const line = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ line, early, resolve, reject });
+      this.queue.push({ line, early, written: false, resolve, reject });
       this.segmentRecords += records.length;
+      // Not kept waiting behind a flush's fdatasync: written now, with whatever is queued before it.
+      if (early && this.flushing && !this.held) this.writeQueued(this.queue);
       void this.flush();
     });
+  }
+
+  /**
+   * Writes the lines of `batch` not yet written, in order, synchronously when they are small (a
+   * few hundred bytes take microseconds, where a trip through the thread pool takes a tenth of a
+   * millisecond on a busy machine), and answers the early ones. False when they are too big to
+   * write synchronously (the flush writes them). A failed write fails the lines it held.
+   */
+  private writeQueued(batch: Pending[]): boolean {
+    const lines = batch.filter((p) => !p.written);
+    if (lines.length === 0) return true;
+    const bytes = Buffer.from(lines.map((p) => p.line).join(''), 'utf8');
+    if (bytes.length > SYNC_WRITE_MAX) return false;
+    try {
+      for (let at = 0; at < bytes.length; ) at += writeSync(this.fh.fd, bytes, at, bytes.length - at);
+    } catch (e) {
+      for (const p of lines) p.reject(e);
+      this.queue = this.queue.filter((p) => !lines.includes(p));
+      throw e;
+    }
+    for (const p of lines) {
+      p.written = true;
+      if (p.early) p.resolve();
+    }
+    return true;
   }
 
   private async flush(): Promise<void> {
@@ -341,15 +372,21 @@ export class Journal {
       while (this.queue.length > 0) {
         const batch = this.queue;
         this.queue = [];
-        let written = false;
         try {
-          // A batch is mostly a few hundred bytes: written synchronously (microseconds, where a trip
-          // through the thread pool costs a tenth of a millisecond on a busy machine).
-          const bytes = Buffer.from(batch.map((p) => p.line).join(''), 'utf8');
-          if (bytes.length > SYNC_WRITE_MAX) await this.fh.write(bytes);
-          else for (let at = 0; at < bytes.length; ) at += writeSync(this.fh.fd, bytes, at, bytes.length - at);
-          written = true;
-          for (const p of batch) if (p.early) p.resolve();
+          if (!this.writeQueued(batch)) {
+            const unwritten = batch.filter((p) => !p.written);
+            const bytes = Buffer.from(unwritten.map((p) => p.line).join(''), 'utf8');
+            this.held = true;
+            try {
+              for (let at = 0; at < bytes.length; ) at += (await this.fh.write(bytes, at, bytes.length - at)).bytesWritten;
+            } finally {
+              this.held = false;
+            }
+            for (const p of unwritten) {
+              p.written = true;
+              if (p.early) p.resolve();
+            }
+          }
           // An inbox rename whose folder fsync still runs goes to disk before anything written after it.
           const renames = folderSyncsInFlight();
           if (renames) await renames;
@@ -357,7 +394,8 @@ export class Journal {
           for (const p of batch) if (!p.early) p.resolve();
           this.onWritten?.(this.dir);
         } catch (e) {
-          for (const p of batch) if (!(p.early && written)) p.reject(e);
+          // (An early line already answered stays answered: it was written.)
+          for (const p of batch) if (!(p.early && p.written)) p.reject(e);
         }
       }
     } finally {
@@ -381,9 +419,11 @@ export class Journal {
     // Hold new appends in the queue until the new segment is in place: one written to the old
     // segment after the snapshot was taken would be deleted with that segment.
     this.flushing = true;
+    this.held = true;
     try {
       await this.switchSegment(state);
     } finally {
+      this.held = false;
       this.flushing = false;
       if (this.queue.length > 0) void this.flush();
     }
