@@ -49,7 +49,11 @@ async function burst(soak: Soak, life: TeamLife, client: EngineSocketClient | un
  */
 export async function endLead(soak: Soak, life: TeamLife, kind: EndKind, engineDown: boolean): Promise<void> {
   const held: string[] = [];
-  for (const m of soak.rng.pick([1, 2]) === 2 ? life.teammates : life.teammates.slice(0, 1)) {
+  // Only an inbox that exists can be held (Claude makes one at its first write, and a short run
+  // may have sent nothing yet to the first teammate): those come first.
+  const withInbox = life.teammates.filter((m) => existsSync(soak.deck.inbox(life.team, m)));
+  const pool = [...withInbox, ...life.teammates.filter((m) => !withInbox.includes(m))];
+  for (const m of soak.rng.pick([1, 2]) === 2 ? pool : pool.slice(0, 1)) {
     if (!soak.alive(life).includes(m) || held.length >= 2) continue;
     // Claude's own writer may hold the lock this moment: a few tries (else the broken-engine
     // run that needs a held message has nothing to catch).
