@@ -3,7 +3,7 @@
 // every command in the registry loads under its own name. The package's bin (bin/teamdeck.cjs)
 // and the path scripts and tests use (bin/teamdeck.mjs) are the same command.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -75,3 +75,19 @@ describe('the teamdeck command', () => {
     expect(one.stdout).toContain('usage: teamdeck roster --team T');
   });
 });
+
+describe('the code cache of a command', () => {
+  it('is written after a run that succeeded, never after one that failed (it would hold only part of the code, for good)', async () => {
+    const cache = join(dir, 'cache');
+    const env = { ...cliEnv(['NODE_OPTIONS']), TEAMDECK_CLI_CACHE_DIR: cache };
+    const teams = join(dir, 'teams');
+    await mkdir(teams);
+    const failed = await runCli(['roster', '--teams-dir', teams, '--state-dir', join(dir, 'state'), '--team', 'nope'], { bin: PACKAGE_BIN, env });
+    expect(failed.code).not.toBe(0);
+    expect(await readdir(cache).catch(() => [])).toEqual([]);
+    const listed = await runCli(['teams', '--json', '--teams-dir', teams, '--state-dir', join(dir, 'state')], { bin: PACKAGE_BIN, env });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((await readdir(cache)).filter((n) => n.startsWith('teams-') && n.endsWith('.v8'))).toHaveLength(1);
+  });
+});
+
