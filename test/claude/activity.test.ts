@@ -327,7 +327,8 @@ describeClaude(`Teamdeck activity, needs and tasks against Claude Code ${CLAUDE_
     expect(screen).toContain(command);
     expect(screen).toMatch(/❯ 1\. Yes/);
     expect(screen).toMatch(/\d\. No/);
-    const pending = workerCalls().find((c) => c.id === toolId);
+    // Claude appends transcript rows in batches: the dialog can show a moment before the row is in the file.
+    const pending = await waitFor(() => workerCalls().find((c) => c.id === toolId), { what: "the tool_use row in the worker's transcript", timeoutMs: 2_000, intervalMs: 10 }).catch(() => undefined);
     expect(pending, 'the tool_use row').toBeDefined();
     expect(pending!.result, 'no tool_result while it asks').toBeUndefined();
     expect(existsSync(join(team.run.proj, probe))).toBe(false);
