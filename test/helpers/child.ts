@@ -2,6 +2,7 @@
 // concurrency tests cross a process boundary exactly as Claude Code and Teamdeck do.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { afterEach } from 'vitest';
 import { REPO_ROOT } from './tmp.js';
 
 export interface TsChild {
@@ -58,5 +59,24 @@ export function spawnTs(file: string, args: string[] = []): TsChild {
         });
       });
     },
+  };
+}
+
+/**
+ * spawnTs for the tests of one describe block: every child it started is killed, if still
+ * running, and waited for after each test.
+ */
+export function childrenPerTest(): (file: string, args?: string[]) => TsChild {
+  const children: TsChild[] = [];
+  afterEach(async () => {
+    for (const c of children.splice(0)) {
+      if (c.proc.exitCode === null) c.proc.kill();
+      await c.exited;
+    }
+  });
+  return (file, args = []) => {
+    const c = spawnTs(file, args);
+    children.push(c);
+    return c;
   };
 }

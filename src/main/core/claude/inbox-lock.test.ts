@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, symlink, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { spawnTs, type TsChild } from '../../../../test/helpers/child.js';
+import { describe, expect, it } from 'vitest';
+import { childrenPerTest } from '../../../../test/helpers/child.js';
 import { REPO_ROOT, useTempDirs } from '../../../../test/helpers/tmp.js';
 import { folderSyncsSettled } from '../delivery/atomic-write.js';
 import { inboxReleasesSettled, readInbox } from './inbox-lock.js';
@@ -45,13 +45,7 @@ describe('readInbox', () => {
 });
 
 describe('a write that answers before its tail (afterWrite: background)', () => {
-  const children: TsChild[] = [];
-  afterEach(async () => {
-    for (const c of children.splice(0)) {
-      if (c.proc.exitCode === null) c.proc.kill();
-      await c.exited;
-    }
-  });
+  const spawn = childrenPerTest();
 
   it('lands every message once and in order when each write follows the last at once, and leaves no lock behind', async () => {
     const path = await inboxIn(await tempDir());
@@ -70,8 +64,7 @@ describe('a write that answers before its tail (afterWrite: background)', () => 
   it('waits for a lock another process holds (the synchronous try fails over to Claude\'s retries)', async () => {
     const path = await inboxIn(await tempDir());
     await ensureInbox(path);
-    const holder = spawnTs(HOLD_LOCK, [path, 'from the holder']);
-    children.push(holder);
+    const holder = spawn(HOLD_LOCK, [path, 'from the holder']);
     await holder.waitForLine(/^locked$/);
     const append = appendToInbox(path, userInboxEntry('id-1', 'mine', TS), { afterWrite: 'background', lockOptions: { retries: { retries: 100, minTimeout: 5, maxTimeout: 100 } } });
     await new Promise((r) => setTimeout(r, 100));

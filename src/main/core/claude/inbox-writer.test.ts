@@ -1,8 +1,8 @@
 import { existsSync, statSync, watch } from 'node:fs';
 import { copyFile, lstat, mkdir, readdir, readFile, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { spawnTs, type TsChild } from '../../../../test/helpers/child.js';
+import { describe, expect, it } from 'vitest';
+import { childrenPerTest, type TsChild } from '../../../../test/helpers/child.js';
 import { CAPTURED_DIR, REPO_ROOT, useTempDirs } from '../../../../test/helpers/tmp.js';
 import { claudeConsume } from '../../../sim/claude-inbox.js';
 import { AdmissionError, appendToArrayText, appendToInbox, claudeLockOptions, ensureInbox, modifyInbox, userInboxEntry, type InboxEntry } from './inbox-writer.js';
@@ -319,17 +319,9 @@ describe('appendToInbox: de-duplication by id', () => {
 });
 
 describe('appendToInbox: the lock', () => {
-  const children: TsChild[] = [];
-  afterEach(async () => {
-    for (const c of children.splice(0)) {
-      if (c.proc.exitCode === null) c.proc.kill();
-      await c.exited;
-    }
-  });
+  const spawn = childrenPerTest();
   function holdLock(path: string, appendText?: string): TsChild {
-    const c = spawnTs(HOLD_LOCK, appendText ? [path, appendText] : [path]);
-    children.push(c);
-    return c;
+    return spawn(HOLD_LOCK, appendText ? [path, appendText] : [path]);
   }
 
   it('waits for a lock held by another process, then writes after it (no lost update)', async () => {
