@@ -192,7 +192,7 @@ async function underInboxLock<T>(
           fsync: opts.fsync ?? true,
           beforeRename,
           ...((opts.verify ?? true) ? { afterRename: verify } : {}),
-          ...(opts.afterWrite === 'background' ? { folderSync: 'after' as const } : {}),
+          ...(opts.afterWrite ? { folderSync: opts.afterWrite } : {}),
         });
       } catch (e) {
         if (refused) throw refused.e;

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 
-/** Folder fsyncs started by `folderSync: 'after'` writes and not finished yet. */
+/** Folder fsyncs started by `folderSync: 'background'` writes and not finished yet. */
 const folderSyncs = new Set<Promise<void>>();
 
 /**
@@ -23,12 +23,6 @@ export async function folderSyncsSettled(): Promise<void> {
 }
 
 /**
- * Writes a file the way Claude's current versions do (`<file>.tmp.<8 hex>` renamed over
- * the target, so watchers can ignore `*.tmp.*`), plus the fsyncs Claude skips: the data
- * before the rename, so the file is never seen torn or empty after a power loss, and the
- * folder after it, so the rename itself survives one.
- */
-/**
  * Up to this size the temp file is written, closed, renamed and checked with synchronous calls:
  * each takes microseconds on a local disk where a round trip through libuv's thread pool takes
  * a tenth of a millisecond or more on a busy machine, and a send makes several. Only the fsyncs,
@@ -38,6 +32,12 @@ export const SYNC_WRITE_MAX = 1 << 20;
 
 const fsyncFd = promisify(fsync);
 
+/**
+ * Writes a file the way Claude's current versions do (`<file>.tmp.<8 hex>` renamed over
+ * the target, so watchers can ignore `*.tmp.*`), plus the fsyncs Claude skips: the data
+ * before the rename, so the file is never seen torn or empty after a power loss, and the
+ * folder after it, so the rename itself survives one.
+ */
 export async function writeFileAtomic(
   path: string,
   data: string | Uint8Array,
@@ -49,11 +49,11 @@ export async function writeFileAtomic(
     /** Run once the rename is done, with the temp file's own stat (taken after its fsync), to check the target is still that file. */
     afterRename?: (written: BigIntStats) => Promise<void>;
     /**
-     * 'wait' (the default): returns after the folder's fsync. 'after': returns once the rename
-     * is done and leaves the folder's fsync running (see folderSyncsSettled), for a caller whose
-     * own durable record makes a lost rename recoverable (the delivery journal).
+     * 'wait' (the default): returns after the folder's fsync. 'background': returns once the
+     * rename is done and leaves the folder's fsync running (see folderSyncsSettled), for a caller
+     * whose own durable record makes a lost rename recoverable (the delivery journal).
      */
-    folderSync?: 'wait' | 'after';
+    folderSync?: 'wait' | 'background';
   } = {},
 ): Promise<void> {
   const sync = opts.fsync ?? true;
@@ -62,7 +62,8 @@ export async function writeFileAtomic(
   // event loop, which made rewriting a 10 MB inbox slow whenever the process was busy.
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   const small = bytes.length <= SYNC_WRITE_MAX;
-  const written = small ? await writeTempNow(tmp, bytes, sync, opts.mode) : await writeTemp(tmp, bytes, sync, opts.mode);
+  const check = opts.afterRename;
+  const written = small ? await writeTempNow(tmp, bytes, sync, !!check, opts.mode) : await writeTemp(tmp, bytes, sync, !!check, opts.mode);
   try {
     await opts.beforeRename?.();
     // (The rename frees the old file's blocks, so a big one goes through the pool too.)
@@ -73,23 +74,24 @@ export async function writeFileAtomic(
     throw e;
   }
   const synced = sync ? fsyncDir(dirname(path)) : Promise.resolve();
-  if (opts.folderSync === 'after') {
+  const background = opts.folderSync === 'background';
+  if (background) {
     folderSyncs.add(synced);
     void synced.finally(() => folderSyncs.delete(synced));
   }
-  const [dirDone, after] = await Promise.allSettled([opts.folderSync === 'after' ? undefined : synced, opts.afterRename?.(written)]);
+  const [dirDone, after] = await Promise.allSettled([background ? undefined : synced, check && written ? check(written) : undefined]);
   if (dirDone.status === 'rejected') throw dirDone.reason;
   if (after.status === 'rejected') throw after.reason;
 }
 
-/** The temp file with synchronous calls around one fsync in the pool (see SYNC_WRITE_MAX). Its stat after the fsync. */
-async function writeTempNow(tmp: string, bytes: Uint8Array, sync: boolean, mode = 0o644): Promise<BigIntStats> {
+/** The temp file with synchronous calls around one fsync in the pool (see SYNC_WRITE_MAX). Its stat after the fsync, when asked for. */
+async function writeTempNow(tmp: string, bytes: Uint8Array, sync: boolean, stat: boolean, mode = 0o644): Promise<BigIntStats | undefined> {
   // `mode` (before the umask) for files only their owner may read, e.g. 0o600.
   const fd = openSync(tmp, 'wx', mode);
   try {
     for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
     if (sync) await fsyncFd(fd);
-    return fstatSync(fd, { bigint: true });
+    return stat ? fstatSync(fd, { bigint: true }) : undefined;
   } catch (e) {
     await unlink(tmp).catch(() => {});
     throw e;
@@ -98,12 +100,12 @@ async function writeTempNow(tmp: string, bytes: Uint8Array, sync: boolean, mode 
   }
 }
 
-async function writeTemp(tmp: string, bytes: Uint8Array, sync: boolean, mode = 0o644): Promise<BigIntStats> {
+async function writeTemp(tmp: string, bytes: Uint8Array, sync: boolean, stat: boolean, mode = 0o644): Promise<BigIntStats | undefined> {
   const fh = await open(tmp, 'wx', mode);
   try {
     for (let at = 0; at < bytes.length; ) at += (await fh.write(bytes, at, bytes.length - at)).bytesWritten;
     if (sync) await fh.sync();
-    return await fh.stat({ bigint: true });
+    return stat ? await fh.stat({ bigint: true }) : undefined;
   } catch (e) {
     await unlink(tmp).catch(() => {});
     throw e;
