@@ -64,9 +64,16 @@ export async function readBounded(path: string, max: number): Promise<Buffer> {
     const st = await fh.stat();
     if (!st.isFile()) throw new UnreadableFileError('not-file', 'is not a file');
     if (st.size > max) throw new UnreadableFileError('too-big', `is ${st.size} bytes; at most ${max} are read`);
-    const buf = Buffer.allocUnsafe(max + 1);
+    // Room for the file as it is, plus a byte to see it grow; more only if it does (the bound is
+    // often far above the size: every read of a task file took a megabyte, of a config eight).
+    let buf = Buffer.allocUnsafe(st.size + 1);
     let length = 0;
     for (;;) {
+      if (length === buf.length) {
+        const bigger = Buffer.allocUnsafe(Math.min(buf.length * 2, max + 1));
+        buf.copy(bigger, 0, 0, length);
+        buf = bigger;
+      }
       const { bytesRead } = await fh.read(buf, length, buf.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
