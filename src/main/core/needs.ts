@@ -94,16 +94,32 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
     for (const owner of rt.owners) {
       const messages = rt.inboxCounts.get(owner) ?? 0;
       if (readers.has(owner) || ours.has(owner) || messages === 0) continue;
-      let since = now;
-      for (const o of rt.state.observed.values()) {
-        if (inboxFileStem(o.to) !== owner) continue;
-        const t = Date.parse(o.timestamp) || o.at;
-        if (t < since) since = t;
-      }
+      const since = Math.min(now, earliestTo(rt).get(owner) ?? now);
       out.push({ id: `orphan-inbox:${team}:${owner}`, kind: 'orphan-inbox', team, title: `${messages} message${messages === 1 ? '' : 's'} in inboxes/${owner}.json, which no member reads`, detail: 'No member of the team has that name; whatever was sent there is never read.', since, orphan: { inbox: owner, messages } });
     }
   }
   return out;
+}
+
+/** Per team: the observed map's size when last counted, and the earliest message to each inbox. */
+const earliest = new WeakMap<TeamRuntime, { size: number; byInbox: Map<string, number> }>();
+
+/**
+ * The time of the earliest observed message to each inbox. Observed messages are only ever
+ * added, so the count is taken again only when the map has grown: the needs are judged on every
+ * tick, and a pass over every message of a long team on each one was most of the engine's idle work.
+ */
+function earliestTo(rt: TeamRuntime): Map<string, number> {
+  const have = earliest.get(rt);
+  if (have && have.size === rt.state.observed.size) return have.byInbox;
+  const byInbox = new Map<string, number>();
+  for (const o of rt.state.observed.values()) {
+    const stem = inboxFileStem(o.to);
+    const t = Date.parse(o.timestamp) || o.at;
+    if (t < (byInbox.get(stem) ?? Infinity)) byInbox.set(stem, t);
+  }
+  earliest.set(rt, { size: rt.state.observed.size, byInbox });
+  return byInbox;
 }
 
 function leadHasTeammates(rt: TeamRuntime): boolean {

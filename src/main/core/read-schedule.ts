@@ -20,7 +20,7 @@ const SEEN_POLL_MS = 500;
 const BACKGROUND_AFTER_MS = 1_500;
 
 /** After the watchers start, the full safety net runs on every tick for this long. */
-const WARM_UP_MS = 20_000;
+export const WARM_UP_MS = 20_000;
 
 export interface ReadScheduleOptions {
   teamsRoot: string;
