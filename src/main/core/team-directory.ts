@@ -15,7 +15,8 @@ import type { Deliveries } from './delivery/deliveries.js';
 import { COMPACT_AFTER, Journal } from './delivery/journal.js';
 import type { EndedTeams } from './ended-teams.js';
 import { noteObserved } from './history/ingest.js';
-import { ingestInbox } from './history/inbox-ingest.js';
+import { ingestInbox, takeMarkedInbox } from './history/inbox-ingest.js';
+import { readInboxMarks } from './history/inbox-marks.js';
 import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta } from './history/team-meta.js';
 import type { TranscriptFindings } from './claude/transcripts.js';
 import { memberState } from './presence.js';
@@ -63,6 +64,8 @@ export class TeamDirectory {
   readonly globalProblems = new Map<string, TeamProblem>();
   /** Reads only the appended tail of a huge inbox that grew by appends. */
   readonly inboxReader = new InboxReader();
+  /** Inboxes at the teams' openings: read and folded, or skipped by their marks (history/inbox-marks.ts). */
+  readonly inboxOpenings = { read: 0, skipped: 0 };
   /** Ended teams listed from the index, opened on demand, a few kept open. */
   readonly ended: EndedTeams;
 
@@ -179,6 +182,8 @@ export class TeamDirectory {
       await opened.journal.close();
       return undefined;
     }
+    // Where the journal ends before anything is added: the inbox marks are only good for that journal.
+    const marks = folder ? await readInboxMarks(journalDir, await opened.journal.position()) : undefined;
     const rt = new TeamRuntime(id, opened.journal, opened.state);
     rt.meta = meta;
     if (meta) rt.era = meta.era;
@@ -194,7 +199,13 @@ export class TeamDirectory {
     // Presence, reply and answer facts from history (after the era is known).
     for (const o of rt.state.observed.values()) noteObserved(rt, o);
     if (folder) {
-      for (const owner of rt.owners) await ingestInbox(this, rt, owner, false);
+      for (const owner of rt.owners) {
+        if (await takeMarkedInbox(this, rt, owner, marks?.get(owner))) this.inboxOpenings.skipped++;
+        else {
+          this.inboxOpenings.read++;
+          await ingestInbox(this, rt, owner, false);
+        }
+      }
       this.rebuildMembers(rt);
       // Running (again, if it was listed as ended): checkLiveness may end it right away.
       this.ended.forget(id);

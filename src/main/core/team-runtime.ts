@@ -4,6 +4,7 @@ import type { DeliveryStatus, MemberInfo, TeamEra, TeamProblem, TeamSummary } fr
 import type { TeamConfig } from './claude/config.js';
 import type { Journal, FoldedState, ObservedState } from './delivery/journal.js';
 import type { TargetOutbox } from './delivery/outbox.js';
+import type { InboxMark } from './history/inbox-marks.js';
 import type { TeamMeta } from './history/team-meta.js';
 import type { TranscriptWatch } from './claude/transcripts.js';
 import type { LeadSession, LeadSessionReader } from './claude/sessions.js';
@@ -53,6 +54,8 @@ export class TeamRuntime {
   /** Write sequence at which each sent id was written into its inbox in this process. */
   writtenSeq = new Map<string, number>();
   seen = new Map<string, InboxSeen>();
+  /** Inboxes whose last read is folded into the journal, as they looked then (history/inbox-marks.ts). */
+  folded = new Map<string, InboxMark>();
   /** Current era: tails the members' transcripts for receipts and answers. */
   transcripts: TranscriptWatch | undefined;
   /** What each agent's transcript says it is doing (tool calls in flight, turn ends). */

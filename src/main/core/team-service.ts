@@ -16,6 +16,8 @@ import { inboxWritesSettled } from './claude/inbox-writer.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from './delivery/outbox.js';
 import { checkTarget, checkText, findMember } from './delivery/send-checks.js';
 import { buildExport } from './history/export.js';
+import { saveInboxMarks } from './history/inbox-marks.js';
+import { journalDirOf } from './history/team-meta.js';
 import { SearchIndex } from './search/search-index.js';
 import { feedOf, threadOf } from './history/views.js';
 import { MemberChannels } from './member-channels.js';
@@ -154,9 +156,18 @@ export class TeamService implements TeamServiceApi {
     await inboxWritesSettled();
     await this.reading.settled();
     await this.dir.ended.close();
-    for (const t of this.teams.values()) await t.journal.close().catch(() => {});
+    for (const t of this.teams.values()) {
+      // What saves the next start from reading inboxes the journal already holds (never needed for correctness).
+      await saveInboxMarks(t, journalDirOf(this.stateDir, t.id)).catch(() => {});
+      await t.journal.close().catch(() => {});
+    }
     await this.release?.();
     this.release = undefined;
+  }
+
+  /** Inboxes read at the teams' openings, and those skipped as already in the journal (tests, benchmarks). */
+  get inboxOpenings(): Readonly<{ read: number; skipped: number }> {
+    return { ...this.dir.inboxOpenings };
   }
 
   /** Waits until every scheduled re-read has run (tests and one-shot commands). */

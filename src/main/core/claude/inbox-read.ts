@@ -82,9 +82,17 @@ export function normalizeMessage(m: RawMessage, team: string, to: string): TeamM
   return msg;
 }
 
+/** What an lstat said of an inbox just before it was read (a later change changes at least one of these). */
+export interface InboxLooks {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
 export type InboxRead =
   | { kind: 'missing' }
-  | { kind: 'ok'; messages: TeamMessage[]; entries: unknown[]; invalidEntries: number; size: number; mtimeMs: number }
+  | { kind: 'ok'; messages: TeamMessage[]; entries: unknown[]; invalidEntries: number; size: number; mtimeMs: number; looks: InboxLooks }
   | { kind: 'corrupt'; reason: string; bytes: Buffer; size: number; mtimeMs: number }
   | { kind: 'error'; reason: string; code?: string };
 
@@ -92,6 +100,10 @@ export interface ReadOptions {
   /** Re-reads of a file that does not parse, since a writer may be mid-write. */
   retries?: number;
   retryDelayMs?: number;
+}
+
+export function looksOf(st: { ino: number; size: number; mtimeMs: number; ctimeMs: number }): InboxLooks {
+  return { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs };
 }
 
 /** Reads one inbox. A file that does not parse is re-read a few times before it is called corrupt. */
@@ -124,7 +136,7 @@ export async function readInbox(path: string, team: string, owner: string, opts:
     if (parsed.kind === 'ok') {
       const messages: TeamMessage[] = [];
       for (const e of parsed.entries) if (isRawMessage(e)) messages.push(normalizeMessage(e, team, owner));
-      return { kind: 'ok', messages, entries: parsed.entries, invalidEntries: parsed.invalidEntries, size: bytes.length, mtimeMs: st.mtimeMs };
+      return { kind: 'ok', messages, entries: parsed.entries, invalidEntries: parsed.invalidEntries, size: bytes.length, mtimeMs: st.mtimeMs, looks: looksOf(st) };
     }
     if (attempt >= retries) return { kind: 'corrupt', reason: parsed.reason, bytes, size: bytes.length, mtimeMs: st.mtimeMs };
     await sleep(delay * (attempt + 1));

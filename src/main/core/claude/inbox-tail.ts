@@ -10,7 +10,7 @@ import { lstat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { TeamMessage } from '../../../shared/types.js';
 import { readWhole } from '../read-whole.js';
-import { isRawMessage, normalizeMessage, parseInboxBytes, readInbox, type InboxRead } from './inbox-read.js';
+import { isRawMessage, looksOf, normalizeMessage, parseInboxBytes, readInbox, type InboxRead } from './inbox-read.js';
 
 /** Smaller inboxes are parsed in full in a few milliseconds: not worth keeping their bytes for. */
 export const TAIL_READ_MIN_BYTES = 1_000_000;
@@ -120,7 +120,7 @@ export class InboxReader {
       this.last.set(path, { head: bytes.subarray(0, headLength), entries, messages, invalidEntries });
       if (this.last.size > MAX_KEPT) this.last.delete(this.last.keys().next().value!);
     }
-    const read = { kind: 'ok' as const, messages, entries, invalidEntries, size: bytes.length, mtimeMs: st.mtimeMs };
+    const read = { kind: 'ok' as const, messages, entries, invalidEntries, size: bytes.length, mtimeMs: st.mtimeMs, looks: looksOf(st) };
     return prev && added ? { ...read, appended: messages.length - prev.messages.length } : read;
   }
 

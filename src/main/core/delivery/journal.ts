@@ -235,6 +235,11 @@ export interface JournalOptions {
   onWritten?: (dir: string) => void;
 }
 
+export interface JournalPosition {
+  segment: number;
+  bytes: number;
+}
+
 export interface JournalOpenResult {
   journal: Journal;
   state: FoldedState;
@@ -401,6 +406,15 @@ export class Journal {
     } finally {
       this.flushing = false;
     }
+  }
+
+  /**
+   * Where the journal ends now: its current segment and that segment's size. Records are only
+   * ever appended, and a compaction starts a new segment, so the same position means the same
+   * journal. Call after drain() for a position that includes everything appended.
+   */
+  async position(): Promise<JournalPosition> {
+    return { segment: this.segment, bytes: (await this.fh.stat()).size };
   }
 
   /** Waits until everything appended so far is on disk. */

@@ -1,12 +1,15 @@
 // Re-reading one inbox into the team's history (see ingest.ts for the folding rules): problems
 // for unreadable or odd files (their bytes kept), journal records for what is new, events for
 // the window, and a nudge for a queue waiting on that inbox.
+import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { looksOf } from '../claude/inbox-read.js';
 import { inboxFileStem, teamPaths } from '../claude/paths.js';
 import { preserveBytes } from '../preserve.js';
 import { COMPACT_AFTER } from '../delivery/journal.js';
 import type { TeamDirectory } from '../team-directory.js';
 import type { TeamRuntime } from '../team-runtime.js';
+import { markOf, sameLooks, type InboxMark } from './inbox-marks.js';
 import { foldInbox, noteObserved } from './ingest.js';
 import { answerFor, observedToThread } from './views.js';
 
@@ -22,7 +25,10 @@ export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: st
   const seqAtStart = ctx.delivery.writeSeq;
   const path = join(teamPaths(ctx.teamsRoot, rt.id).inboxes, `${owner}.json`);
   const file = `${rt.id}/inboxes/${owner}.json`;
+  // Wall clock, as the file's times are (inbox-marks.ts).
+  const readAt = Date.now();
   const r = await dir.inboxReader.read(path, rt.id, owner);
+  rt.folded.delete(owner);
   const key = `inbox:${owner}`;
   if (!rt.owners.includes(owner) && r.kind !== 'missing') {
     rt.owners.push(owner);
@@ -51,13 +57,7 @@ export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: st
   // A 0-byte file is being created, or rewritten in place by an older Claude: it says
   // nothing about what was consumed, and a later read will see the real contents.
   if (r.size === 0) return;
-  if (r.size > HUGE_INBOX_BYTES) {
-    dir.teamProblem(rt, key, { kind: 'inbox', file, message: `inbox is ${(r.size / 1e6).toFixed(1)} MB; Claude's delivery slows down past about 1 MB` }, announce);
-  } else if (r.invalidEntries > 0) {
-    dir.teamProblem(rt, key, { kind: 'inbox', file, message: `${r.invalidEntries} entries are not messages and were skipped (left in the file)` }, announce);
-  } else if (rt.problems.delete(key) && announce) {
-    ctx.emit({ type: 'teams', teams: dir.summaries() });
-  }
+  noteShape(dir, rt, owner, r.size, r.invalidEntries, announce);
   // When the file only grew by appends since the last read, the messages before are the same
   // bytes as then, already folded in: only the new ones are looked at.
   const from = 'appended' in r ? r.messages.length - r.appended : 0;
@@ -66,6 +66,8 @@ export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: st
     await rt.journal.append(...records);
     rt.state.records += records.length;
   }
+  const mark = markOf(r.looks, r.size, r.messages.length, r.invalidEntries, readAt);
+  if (mark) rt.folded.set(owner, mark);
   let rosterChanged = false;
   for (const o of fresh) {
     const wasTerminated = rt.terminated.has(o.from);
@@ -86,4 +88,34 @@ export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: st
   rt.outboxes.get(inboxFileStem(owner))?.kick();
   if (records.some((x) => x.t === 'consumed')) ctx.scheduleSeenPoll();
   if (rt.journal.segmentRecords > COMPACT_AFTER) await rt.journal.compact(rt.state);
+}
+
+/** A huge inbox, or one with entries that are not messages, is a problem of the team's; else its problem is gone. */
+function noteShape(dir: TeamDirectory, rt: TeamRuntime, owner: string, size: number, invalidEntries: number, announce: boolean): void {
+  const key = `inbox:${owner}`;
+  const file = `${rt.id}/inboxes/${owner}.json`;
+  if (size > HUGE_INBOX_BYTES) {
+    dir.teamProblem(rt, key, { kind: 'inbox', file, message: `inbox is ${(size / 1e6).toFixed(1)} MB; Claude's delivery slows down past about 1 MB` }, announce);
+  } else if (invalidEntries > 0) {
+    dir.teamProblem(rt, key, { kind: 'inbox', file, message: `${invalidEntries} entries are not messages and were skipped (left in the file)` }, announce);
+  } else if (rt.problems.delete(key) && announce) {
+    dir.ctx.emit({ type: 'teams', teams: dir.summaries() });
+  }
+}
+
+/**
+ * At a team's opening: an inbox that looks exactly as it did when its last read was folded into
+ * the journal (its mark, inbox-marks.ts) is not read again; what that read found is taken as it
+ * is. False when it must be read (no mark, the file changed, or it is not a plain file in a real folder).
+ */
+export async function takeMarkedInbox(dir: TeamDirectory, rt: TeamRuntime, owner: string, mark: InboxMark | undefined): Promise<boolean> {
+  if (!mark) return false;
+  const inboxes = teamPaths(dir.ctx.teamsRoot, rt.id).inboxes;
+  const [folder, st] = await Promise.all([lstat(inboxes).catch(() => undefined), lstat(join(inboxes, `${owner}.json`)).catch(() => undefined)]);
+  if (!folder?.isDirectory() || !st?.isFile() || !sameLooks(mark, looksOf(st))) return false;
+  rt.seen.set(owner, { size: mark.size, mtimeMs: mark.mtimeMs });
+  rt.inboxCounts.set(owner, mark.messages);
+  rt.folded.set(owner, mark);
+  noteShape(dir, rt, owner, mark.size, mark.invalidEntries, false);
+  return true;
 }
