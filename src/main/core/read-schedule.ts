@@ -50,6 +50,8 @@ export class ReadSchedule {
   private seenTimer: NodeJS.Timeout | undefined;
   /** With openInBackground: the reading of the teams not asked for, once begun. */
   background: Promise<void> | undefined;
+  /** With openInBackground: opens when the background reading may begin. */
+  private gate: Promise<void> | undefined;
   /** Lets the background reading begin (see BACKGROUND_AFTER_MS). */
   private letBackgroundBegin: (() => void) | undefined;
 
@@ -86,6 +88,7 @@ export class ReadSchedule {
         this.letBackgroundBegin = resolve;
         setTimeout(resolve, BACKGROUND_AFTER_MS).unref?.();
       });
+      this.gate = gate;
       this.background = gate
         .then(() => this.dir.scanTeams(true))
         .then(() => pollTranscripts(this.dir))
@@ -104,7 +107,19 @@ export class ReadSchedule {
     this.letBackgroundBegin?.();
   }
 
+  /**
+   * With openInBackground, the watchers start with the background reading (once the window has
+   * its first roster): setting them up over every team folder took 100-150 ms of the event
+   * loop, in front of the window's first page. A write to the first team meanwhile is found by
+   * the safety net, which runs on every tick for a while after the watchers start (WARM_UP_MS).
+   */
   startWatching(): void {
+    if (this.gate) void this.gate.then(() => this.watchNow());
+    else this.watchNow();
+  }
+
+  private watchNow(): void {
+    if (this.opts.stopping() || this.watcher) return;
     this.watchStartedAt = this.opts.now();
     this.watcher = watchTeamsRoot(
       this.opts.teamsRoot,

@@ -190,6 +190,37 @@ describe('TeamService with openInBackground', () => {
     expect((await svc.listTeams()).map((s) => s.id)).toEqual(['alpha', 'beta', 'gamma']);
   });
 
+  it('watches from the first roster on: a write to the first team right after it was read shows (the safety net, if the watchers were not up), and a later one too', async () => {
+    for (const name of ['alpha', 'beta']) await writeTeam(t.root, name, ['researcher']);
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, openInBackground: true, rescanMs: 100 });
+    const messages: string[] = [];
+    svc.onEvent((e) => {
+      if (e.type === 'message') messages.push(e.message.text);
+    });
+    await svc.start();
+    expect(await svc.roster('alpha')).toHaveLength(2);
+    // Written after alpha was read and (very likely) before the watchers were set up.
+    await claudeAppend(inbox('alpha', 'team-lead'), { from: 'researcher', text: 'written early', timestamp: new Date().toISOString(), read: false });
+    await until(() => messages.includes('written early'));
+    await new Promise((r) => setTimeout(r, 300));
+    await claudeAppend(inbox('beta', 'team-lead'), { from: 'researcher', text: 'written later', timestamp: new Date().toISOString(), read: false });
+    await until(() => messages.includes('written later'));
+  });
+
+  it('watches 1.5 s after start when no roster is asked for (the watcher, not the far-off tick, reports the write)', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher']);
+    // A tick far off: only a watcher can report the write within the test's time.
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, openInBackground: true, rescanMs: 60_000 });
+    const messages: string[] = [];
+    svc.onEvent((e) => {
+      if (e.type === 'message') messages.push(e.message.text);
+    });
+    await svc.start();
+    await new Promise((r) => setTimeout(r, 2_500));
+    await claudeAppend(inbox('alpha', 'team-lead'), { from: 'researcher', text: 'to a watched inbox', timestamp: new Date().toISOString(), read: false });
+    await until(() => messages.includes('to a watched inbox'), 5_000);
+  });
+
   it('stops cleanly while teams are still being read', async () => {
     for (const name of ['alpha', 'beta']) await writeTeam(t.root, name, ['researcher']);
     const s = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, openInBackground: true });
