@@ -56,6 +56,8 @@ export class TeamRuntime {
   seen = new Map<string, InboxSeen>();
   /** Inboxes whose last read is folded into the journal, as they looked then (history/inbox-marks.ts). */
   folded = new Map<string, InboxMark>();
+  /** A fold of an inbox failed to reach the journal: no inbox marks are written for this run. */
+  marksSpoiled = false;
   /** Current era: tails the members' transcripts for receipts and answers. */
   transcripts: TranscriptWatch | undefined;
   /** What each agent's transcript says it is doing (tool calls in flight, turn ends). */

@@ -63,7 +63,13 @@ export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: st
   const from = 'appended' in r ? r.messages.length - r.appended : 0;
   const { records, fresh } = foldInbox(rt, owner, r.messages, from, seqAtStart, ctx.now());
   if (records.length) {
-    await rt.journal.append(...records);
+    try {
+      await rt.journal.append(...records);
+    } catch (e) {
+      // What this fold put in memory is not in the journal: no start may skip a read of it.
+      rt.marksSpoiled = true;
+      throw e;
+    }
     rt.state.records += records.length;
   }
   const mark = markOf(r.looks, r.size, r.messages.length, r.invalidEntries, readAt);
@@ -109,7 +115,7 @@ function noteShape(dir: TeamDirectory, rt: TeamRuntime, owner: string, size: num
  * is. False when it must be read (no mark, the file changed, or it is not a plain file in a real folder).
  */
 export async function takeMarkedInbox(dir: TeamDirectory, rt: TeamRuntime, owner: string, mark: InboxMark | undefined): Promise<boolean> {
-  if (!mark) return false;
+  if (!mark || awaitsReceipt(rt, owner)) return false;
   const inboxes = teamPaths(dir.ctx.teamsRoot, rt.id).inboxes;
   const [folder, st] = await Promise.all([lstat(inboxes).catch(() => undefined), lstat(join(inboxes, `${owner}.json`)).catch(() => undefined)]);
   if (!folder?.isDirectory() || !st?.isFile() || !sameLooks(mark, looksOf(st))) return false;
@@ -118,4 +124,15 @@ export async function takeMarkedInbox(dir: TeamDirectory, rt: TeamRuntime, owner
   rt.folded.set(owner, mark);
   noteShape(dir, rt, owner, mark.size, mark.invalidEntries, false);
   return true;
+}
+
+/**
+ * A message to this inbox's owner is delivered and not yet taken: a read could find it flagged
+ * or gone (a `consumed` record) even though the file is as it was, because its delivery may have
+ * been journaled after that read (recovery of a send that was already in the inbox; a typed or
+ * socket delivery, which never touches the inbox).
+ */
+function awaitsReceipt(rt: TeamRuntime, owner: string): boolean {
+  for (const s of rt.state.sent.values()) if (s.deliveredAt !== undefined && s.consumedAt === undefined && inboxFileStem(s.to) === owner) return true;
+  return false;
 }

@@ -138,6 +138,39 @@ describe('a start with marks', () => {
     expect(await texts(svc)).toContain('appended later');
   });
 
+  it('reads an unchanged inbox that may still hold a receipt: a send recovered into it after it was read is taken at the next start', async () => {
+    // A crash between the rename and the `delivered` record: the journal has the send queued,
+    // the inbox has it, and Claude already flagged it read.
+    const timestamp = '2026-11-30T10:00:00.000Z';
+    await writeTeam(t.root, 'alpha', ['ann'], { inboxes: { ann: [{ from: 'user', text: 'hello', timestamp, read: true, type: 'message', msgV: 1, msg_id: 'sent-1', messageId: 'sent-1' }] } });
+    const { journal } = await Journal.open(journalDir());
+    await journal.append({ t: 'queued', id: 'sent-1', to: 'ann', from: 'user', text: 'hello', timestamp, at: 1 });
+    await journal.close();
+    await new Promise((r) => setTimeout(r, RACY_MS + 100));
+    // The opening read comes before the recovery that journals the delivery: no receipt yet.
+    let s = await run();
+    expect((await s.thread('alpha', 'ann')).map((m) => [m.id, m.status])).toEqual([['sent-1', 'accepted']]);
+    await s.stop();
+    s = await run();
+    expect((await s.thread('alpha', 'ann')).map((m) => [m.id, m.status])).toEqual([['sent-1', 'taken']]);
+    expect(s.inboxOpenings).toEqual({ read: 1, skipped: 0 });
+    svc = s;
+  });
+
+  it('a skipped inbox keeps its problem and its count', async () => {
+    await writeTeam(t.root, 'alpha', ['ann'], { inboxes: { ann: [claudeEntry({ from: 'team-lead', text: 'ok', timestamp: '2026-11-30T10:00:00.000Z' }), 42] } });
+    await new Promise((r) => setTimeout(r, RACY_MS + 100));
+    const problems = async (x: TeamService) => (await x.listTeams()).flatMap((team) => team.problems.map((p) => p.message));
+    const s = await run();
+    const before = await problems(s);
+    expect(before).toEqual(['1 entries are not messages and were skipped (left in the file)']);
+    await s.stop();
+    svc = await run();
+    expect(svc.inboxOpenings).toEqual({ read: 0, skipped: 1 });
+    expect(await problems(svc)).toEqual(before);
+    expect(await texts(svc)).toEqual(['ok']);
+  });
+
   it('does not mark an inbox read too soon after it changed: the next start reads it', async () => {
     await writeTeam(t.root, 'alpha', ['ann'], { inboxes: { ann: [claudeEntry({ from: 'team-lead', text: 'fresh' })] } });
     const s = await run();

@@ -89,7 +89,7 @@ export async function readInboxMarks(journalDir: string, at: JournalPosition): P
 
 /** At stop, once everything is read: the marks of a running team's inboxes, for its next opening. */
 export async function saveInboxMarks(rt: TeamRuntime, journalDir: string): Promise<void> {
-  if (rt.ended || rt.folded.size === 0) return;
+  if (rt.ended || rt.marksSpoiled || rt.folded.size === 0) return;
   await rt.journal.drain();
   await writeInboxMarks(journalDir, await rt.journal.position(), rt.folded);
 }
