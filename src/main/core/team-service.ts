@@ -299,8 +299,8 @@ export class TeamService implements TeamServiceApi {
 
   async roster(team: string): Promise<RosterEntry[]> {
     const rt = await this.resolve(team);
-    // The window has its first roster: the other teams are read from now on.
-    setImmediate(() => this.reading.beginBackground());
+    // The window has its first roster: the other teams are read shortly.
+    this.reading.firstRosterServed();
     return this.dir.rosterOf(rt);
   }
 
