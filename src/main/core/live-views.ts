@@ -148,7 +148,8 @@ export class LiveViews {
   // ---------------------------------------------------------------- needs
 
   needs(): NeedItem[] {
-    const teams = [...this.ctx.teams()];
+    // An ended team needs nothing (teamNeeds says so too): its facts are not worked out at all.
+    const teams = [...this.ctx.teams()].filter((rt) => !rt.ended);
     return allNeeds(
       teams.map((rt) => ({ rt, facts: this.facts(rt), activity: this.activityOf(rt) })),
       this.ctx.senderName(),
