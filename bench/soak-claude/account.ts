@@ -45,6 +45,8 @@ export interface Account {
   /** Each end, ms after the end began: the folder gone, Teamdeck's mark, and what the sends around it got. */
   ends: Array<{ team: string; kind: string; folderGone?: number; leadGone?: number; markedByTeamdeck?: number; sends: string[] }>;
   engineKills: Record<string, number>;
+  /** Kills right after a write that landed before the engine journaled that delivery (the window a duplicate needs). */
+  afterWriteInWindow: number;
   foreignLockSpells: number;
   sent: number;
   answered: { accepted: number; queued: number; undeliverable: number };
@@ -370,6 +372,7 @@ export function account(input: AccountInput): Account {
     teams,
     ends,
     engineKills: kills,
+    afterWriteInWindow: h.kills.filter((k) => k.why === 'after-write' && h.sends.some((x) => x.purpose === 'after-write' && k.pending.includes(x.seq))).length,
     foreignLockSpells: h.spells.length,
     sent: h.sends.length,
     answered,

@@ -23,7 +23,7 @@ export function printAccount(a: Account, out: (s: string) => void): void {
     ['seed', a.seed],
     ...(a.breakEngine ? [['broken engine', `TEAMDECK_BREAK=${a.breakEngine}`] as [string, string]] : []),
     ['stream', `${a.seconds} s; ${a.teams.length} teams: ${a.teams.map((t) => `${t.team} (${t.ended ?? 'running'}${t.shutdowns.length ? `; ${t.shutdowns.join(', ')} shut down` : ''})`).join(', ')}`],
-    ['engine kills (SIGKILL)', Object.entries(a.engineKills).map(([k, v]) => `${k} ${v}`).join(', ')],
+    ['engine kills (SIGKILL)', `${Object.entries(a.engineKills).map(([k, v]) => `${k} ${v}`).join(', ')}${a.engineKills['after-write'] ? ` (${a.afterWriteInWindow} before the delivery was journaled)` : ''}`],
     ['foreign lock spells', a.foreignLockSpells],
     ['sent', a.sent],
     ['answered', `accepted ${a.answered.accepted}, queued ${a.answered.queued}, undeliverable ${a.answered.undeliverable}`],
