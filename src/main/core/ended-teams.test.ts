@@ -2,7 +2,7 @@
 // kept open; the index rebuilt from team.json files when it is missing or damaged. Real temp
 // folders; "not opened" is read from this process's open file descriptors (/proc/self/fd): an
 // open journal holds its segment open for appends.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdir, readdir, readFile, readlink, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,7 +13,8 @@ import { SendRefusedError } from './service-types.js';
 import { ENDED_INDEX_FILE, parseEndedIndex } from './history/ended-index.js';
 import { OPEN_ENDED_TEAMS } from './ended-teams.js';
 import { writeEndedTeams } from '../../sim/ended-gen.js';
-import { tempTeams, writeTeam, type TempTeams } from '../../../test/helpers/team-fixture.js';
+import { writeTeam } from '../../../test/helpers/team-fixture.js';
+import { teamsPerTest } from '../../../test/helpers/teams-per-test.js';
 import { REPO_ROOT } from '../../../test/helpers/tmp.js';
 
 const CAPTURED_CONFIG = join(REPO_ROOT, 'test', 'fixtures', 'claude-2.1.332', 'team-lifecycle', 'teams', 'session-cc4ff1d9', 'config.003.json');
@@ -31,16 +32,7 @@ async function killedLeadTeam(root: string, id: string): Promise<void> {
   await writeFile(join(root, id, 'inboxes', 'team-lead.json'), JSON.stringify([{ from: 'researcher', text: `hello from ${id}`, timestamp: ts(1), read: true }]));
 }
 
-let t: TempTeams;
-let svc: TeamService | undefined;
-beforeEach(async () => {
-  t = await tempTeams();
-});
-afterEach(async () => {
-  await svc?.stop();
-  svc = undefined;
-  await t.cleanup();
-});
+const t = teamsPerTest();
 
 const linux = process.platform === 'linux';
 
@@ -74,8 +66,8 @@ const readIndex = async (stateDir: string) => {
 };
 
 function service(): TeamService {
-  svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-  return svc;
+  t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+  return t.svc;
 }
 
 const ts = (n: number) => new Date(1_767_000_000_000 + n * 1000).toISOString();
@@ -101,7 +93,7 @@ describe.skipIf(!linux)('ended teams from the index', () => {
     // Nothing changed in its history: its index entry is not written again.
     const index = await readFile(join(t.stateDir, ENDED_INDEX_FILE), 'utf8');
     await s.stop();
-    svc = undefined;
+    t.svc = undefined;
     expect(await readFile(join(t.stateDir, ENDED_INDEX_FILE), 'utf8')).toBe(index);
     expect((await stat(join(t.stateDir, ENDED_INDEX_FILE))).mtimeMs).toBe(indexAt);
   });
@@ -196,7 +188,7 @@ describe.skipIf(!linux)('ended teams from the index', () => {
     const left = [gen.teams[0]!.id, gen.teams[2]!.id].sort();
     expect((await s.listTeams()).map((x) => x.id)).toEqual(left);
     await s.stop();
-    svc = undefined;
+    t.svc = undefined;
     expect((await readIndex(t.stateDir)).map((e) => e.id)).toEqual(left);
   });
 
@@ -276,7 +268,7 @@ describe.skipIf(!linux)('ended teams from the index', () => {
     expect((await s.feed('phoenix')).map((m) => m.text)).toEqual(['first life', 'second life']);
     expect((await s.send({ team: 'phoenix', to: 'researcher', text: 'welcome back' })).status).toBe('accepted');
     await s.stop();
-    svc = undefined;
+    t.svc = undefined;
     expect(await readIndex(t.stateDir)).toEqual([]);
   });
 });

@@ -1,23 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { TeamService } from './team-service.js';
 import { SendRefusedError, StateDirBusyError } from './service-types.js';
 import { claudeAppend, claudeConsume } from '../../sim/claude-inbox.js';
-import { tempTeams, writeTeam, type TempTeams } from '../../../test/helpers/team-fixture.js';
+import { writeTeam } from '../../../test/helpers/team-fixture.js';
+import { teamsPerTest } from '../../../test/helpers/teams-per-test.js';
 import type { AppEvent } from '../../shared/contract.js';
 
-let t: TempTeams;
-let svc: TeamService | undefined;
-beforeEach(async () => {
-  t = await tempTeams();
-});
-afterEach(async () => {
-  await svc?.stop();
-  svc = undefined;
-  await t.cleanup();
-});
+const t = teamsPerTest();
 
 const inbox = (team: string, owner: string) => join(t.root, team, 'inboxes', `${owner}.json`);
 const readJson = async (p: string) => JSON.parse(await readFile(p, 'utf8')) as Array<Record<string, unknown>>;
@@ -33,22 +25,22 @@ async function until(cond: () => boolean | Promise<boolean>, ms = 10_000): Promi
 describe('TeamService', () => {
   it('leaves no inbox lock or temp file behind once stop() returns (sends answer before their lock is released)', async () => {
     await writeTeam(t.root, 'alpha', ['ann', 'bob']);
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-    await svc.start();
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await t.svc.start();
     const sends = [];
-    for (let i = 0; i < 6; i++) sends.push(svc.send({ team: 'alpha', to: i % 2 ? 'ann' : 'bob', text: `m${i}` }));
+    for (let i = 0; i < 6; i++) sends.push(t.svc.send({ team: 'alpha', to: i % 2 ? 'ann' : 'bob', text: `m${i}` }));
     expect((await Promise.all(sends)).map((r) => r.status)).toEqual(Array(6).fill('accepted'));
-    await svc.stop();
-    svc = undefined;
+    await t.svc.stop();
+    t.svc = undefined;
     const left = (await readdir(join(t.root, 'alpha', 'inboxes'))).filter((n) => n.includes('.lock') || n.includes('.tmp.'));
     expect(left).toEqual([]);
   });
 
   it('accepts a send into the target inbox in Claude format and journals it first', async () => {
     await writeTeam(t.root, 'alpha', ['researcher']);
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-    await svc.start();
-    const r = await svc.send({ team: 'alpha', to: 'researcher', text: 'hello', summary: 'hi' });
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await t.svc.start();
+    const r = await t.svc.send({ team: 'alpha', to: 'researcher', text: 'hello', summary: 'hi' });
     expect(r.status).toBe('accepted');
     const entries = await readJson(inbox('alpha', 'researcher'));
     expect(entries).toHaveLength(1);
@@ -56,14 +48,14 @@ describe('TeamService', () => {
     const journal = await readFile(join(t.stateDir, 'journal', 'alpha', 'seg-00000000.jsonl'), 'utf8');
     const kinds = journal.trim().split('\n').map((l) => JSON.parse(l).t);
     expect(kinds).toEqual(['queued', 'delivered']);
-    const thread = await svc.thread('alpha', 'researcher');
+    const thread = await t.svc.thread('alpha', 'researcher');
     expect(thread.map((m) => [m.text, m.status])).toEqual([['hello', 'accepted']]);
   });
 
   it('refuses bad sends and writes nothing', async () => {
     await writeTeam(t.root, 'alpha', ['researcher']);
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-    await svc.start();
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await t.svc.start();
     const bad = [
       { team: 'nope', to: 'researcher', text: 'x' },
       { team: 'alpha', to: 'ghost', text: 'x' },
@@ -73,7 +65,7 @@ describe('TeamService', () => {
       { team: 'alpha', to: 'user', text: 'x' },
       { team: 'alpha', to: '../../etc', text: 'x' },
     ];
-    for (const b of bad) await expect(svc.send(b)).rejects.toBeInstanceOf(SendRefusedError);
+    for (const b of bad) await expect(t.svc.send(b)).rejects.toBeInstanceOf(SendRefusedError);
     await expect(readFile(inbox('alpha', 'researcher'))).rejects.toThrow();
     const journal = await readFile(join(t.stateDir, 'journal', 'alpha', 'seg-00000000.jsonl'), 'utf8');
     expect(journal).toBe('');
@@ -81,18 +73,18 @@ describe('TeamService', () => {
 
   it('walks a message through accepted, read (pruned) and replied, and records history', async () => {
     await writeTeam(t.root, 'alpha', ['researcher']);
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, rescanMs: 100 });
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, rescanMs: 100 });
     const events: AppEvent[] = [];
-    svc.onEvent((e) => events.push(e));
-    await svc.start();
-    const r = await svc.send({ team: 'alpha', to: 'researcher', text: 'please look' });
+    t.svc.onEvent((e) => events.push(e));
+    await t.svc.start();
+    const r = await t.svc.send({ team: 'alpha', to: 'researcher', text: 'please look' });
     expect(r.status).toBe('accepted');
     const taken = await claudeConsume(inbox('alpha', 'researcher'), 'prune');
     expect(taken.map((m) => m.text)).toEqual(['please look']);
-    await until(async () => (await svc!.thread('alpha', 'researcher')).some((m) => m.status === 'taken'));
+    await until(async () => (await t.svc!.thread('alpha', 'researcher')).some((m) => m.status === 'taken'));
     await claudeAppend(inbox('alpha', 'user'), { from: 'researcher', text: 'done', timestamp: new Date(Date.now() + 5).toISOString(), read: false });
-    await until(async () => (await svc!.thread('alpha', 'researcher')).some((m) => m.status === 'replied'));
-    const thread = await svc.thread('alpha', 'researcher');
+    await until(async () => (await t.svc!.thread('alpha', 'researcher')).some((m) => m.status === 'replied'));
+    const thread = await t.svc.thread('alpha', 'researcher');
     expect(thread.map((m) => [m.from, m.text])).toEqual([
       ['user', 'please look'],
       ['researcher', 'done'],
@@ -103,15 +95,15 @@ describe('TeamService', () => {
 
   it('answers queued while the inbox lock is held, then delivers in order after release', async () => {
     await writeTeam(t.root, 'alpha', ['researcher'], { inboxes: { researcher: [] } });
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, backoff: { initialMs: 50, maxMs: 200 } });
-    await svc.start();
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, backoff: { initialMs: 50, maxMs: 200 } });
+    await t.svc.start();
     const release = await lockfile.lock(inbox('alpha', 'researcher'), { lockfilePath: `${inbox('alpha', 'researcher')}.lock`, realpath: false });
-    const a = await svc.send({ team: 'alpha', to: 'researcher', text: 'one' });
-    const b = await svc.send({ team: 'alpha', to: 'researcher', text: 'two' });
+    const a = await t.svc.send({ team: 'alpha', to: 'researcher', text: 'one' });
+    const b = await t.svc.send({ team: 'alpha', to: 'researcher', text: 'two' });
     expect([a.status, b.status]).toEqual(['queued', 'queued']);
-    expect(svc.queuedCount()).toBe(2);
+    expect(t.svc.queuedCount()).toBe(2);
     await release();
-    await until(() => svc!.queuedCount() === 0);
+    await until(() => t.svc!.queuedCount() === 0);
     const entries = await readJson(inbox('alpha', 'researcher'));
     expect(entries.map((e) => e.text)).toEqual(['one', 'two']);
   });
@@ -120,43 +112,43 @@ describe('TeamService', () => {
     await writeTeam(t.root, 'alpha', ['researcher'], {
       inboxes: { 'team-lead': [{ from: 'researcher', text: 'status report', timestamp: '2026-01-01T00:00:00.000Z', read: false }] },
     });
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-    await svc.start();
-    await svc.stop();
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await t.svc.start();
+    await t.svc.stop();
     await writeFile(inbox('alpha', 'team-lead'), '[]');
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-    await svc.start();
-    const feed = await svc.feed('alpha');
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await t.svc.start();
+    const feed = await t.svc.feed('alpha');
     expect(feed.map((m) => m.text)).toEqual(['status report']);
   });
 
   it('lets one process own a state dir at a time', async () => {
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-    await svc.start();
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await t.svc.start();
     const second = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
     await expect(second.start()).rejects.toBeInstanceOf(StateDirBusyError);
   });
 
   it('announces a queued count of 0 once an accepted send has left the queue', async () => {
     await writeTeam(t.root, 'alpha', ['researcher']);
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
     const counts: number[] = [];
-    svc.onEvent((e) => {
+    t.svc.onEvent((e) => {
       if (e.type === 'queued-count') counts.push(e.count);
     });
-    await svc.start();
-    expect((await svc.send({ team: 'alpha', to: 'researcher', text: 'hi' })).status).toBe('accepted');
+    await t.svc.start();
+    expect((await t.svc.send({ team: 'alpha', to: 'researcher', text: 'hi' })).status).toBe('accepted');
     expect(counts.at(-1)).toBe(0);
-    expect(svc.queuedCount()).toBe(0);
+    expect(t.svc.queuedCount()).toBe(0);
   });
 
   it('holds the per-member limit under concurrent sends', async () => {
     await writeTeam(t.root, 'alpha', ['researcher'], { inboxes: { researcher: [] } });
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, maxPendingPerTarget: 5, backoff: { initialMs: 60_000, maxMs: 60_000 } });
-    await svc.start();
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, maxPendingPerTarget: 5, backoff: { initialMs: 60_000, maxMs: 60_000 } });
+    await t.svc.start();
     const path = inbox('alpha', 'researcher');
     const release = await lockfile.lock(path, { lockfilePath: `${path}.lock`, realpath: false });
-    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => svc!.send({ team: 'alpha', to: 'researcher', text: `m${i}` })));
+    const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => t.svc!.send({ team: 'alpha', to: 'researcher', text: `m${i}` })));
     await release();
     const queued = results.filter((r) => r.status === 'fulfilled' && r.value.status === 'queued').length;
     const refused = results.filter((r) => r.status === 'rejected' && r.reason instanceof SendRefusedError).length;
@@ -172,33 +164,33 @@ describe('TeamService with openInBackground', () => {
         inboxes: { user: Array.from({ length: 300 }, (_, i) => ({ from: 'researcher', text: `answer ${i}`, timestamp: new Date(1_767_000_000_000 + i * 1000).toISOString(), read: false })) },
       });
     }
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, openInBackground: true });
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, openInBackground: true });
     const events: AppEvent[] = [];
-    svc.onEvent((e) => events.push(e));
-    await svc.start();
-    const listed = await svc.listTeams();
+    t.svc.onEvent((e) => events.push(e));
+    await t.svc.start();
+    const listed = await t.svc.listTeams();
     expect(listed.map((s) => [s.id, s.name, s.memberCount])).toEqual([
       ['alpha', 'alpha', 2],
       ['beta', 'beta', 2],
       ['gamma', 'gamma', 2],
     ]);
     // A call for a team waits until its history is read.
-    expect(await svc.thread('gamma', 'researcher')).toHaveLength(300);
-    const r = await svc.send({ team: 'beta', to: 'researcher', text: 'hello' });
+    expect(await t.svc.thread('gamma', 'researcher')).toHaveLength(300);
+    const r = await t.svc.send({ team: 'beta', to: 'researcher', text: 'hello' });
     expect(r.status).toBe('accepted');
     await until(() => events.filter((e) => e.type === 'teams').length >= 3);
-    expect((await svc.listTeams()).map((s) => s.id)).toEqual(['alpha', 'beta', 'gamma']);
+    expect((await t.svc.listTeams()).map((s) => s.id)).toEqual(['alpha', 'beta', 'gamma']);
   });
 
   it('watches from the first roster on: a write to the first team right after it was read shows (the safety net, if the watchers were not up), and a later one too', async () => {
     for (const name of ['alpha', 'beta']) await writeTeam(t.root, name, ['researcher']);
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, openInBackground: true, rescanMs: 100 });
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, openInBackground: true, rescanMs: 100 });
     const messages: string[] = [];
-    svc.onEvent((e) => {
+    t.svc.onEvent((e) => {
       if (e.type === 'message') messages.push(e.message.text);
     });
-    await svc.start();
-    expect(await svc.roster('alpha')).toHaveLength(2);
+    await t.svc.start();
+    expect(await t.svc.roster('alpha')).toHaveLength(2);
     // Written after alpha was read and (very likely) before the watchers were set up.
     await claudeAppend(inbox('alpha', 'team-lead'), { from: 'researcher', text: 'written early', timestamp: new Date().toISOString(), read: false });
     await until(() => messages.includes('written early'));
@@ -210,12 +202,12 @@ describe('TeamService with openInBackground', () => {
   it('watches 1.5 s after start when no roster is asked for (the watcher, not the far-off tick, reports the write)', async () => {
     await writeTeam(t.root, 'alpha', ['researcher']);
     // A tick far off: only a watcher can report the write within the test's time.
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, openInBackground: true, rescanMs: 60_000 });
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, openInBackground: true, rescanMs: 60_000 });
     const messages: string[] = [];
-    svc.onEvent((e) => {
+    t.svc.onEvent((e) => {
       if (e.type === 'message') messages.push(e.message.text);
     });
-    await svc.start();
+    await t.svc.start();
     await new Promise((r) => setTimeout(r, 2_500));
     await claudeAppend(inbox('alpha', 'team-lead'), { from: 'researcher', text: 'to a watched inbox', timestamp: new Date().toISOString(), read: false });
     await until(() => messages.includes('to a watched inbox'), 5_000);
@@ -227,9 +219,9 @@ describe('TeamService with openInBackground', () => {
     await s.start();
     await s.stop();
     // The state dir is free again.
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-    await svc.start();
-    expect((await svc.listTeams()).map((x) => x.id)).toEqual(['alpha', 'beta']);
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await t.svc.start();
+    expect((await t.svc.listTeams()).map((x) => x.id)).toEqual(['alpha', 'beta']);
   });
 });
 
@@ -247,9 +239,9 @@ describe('TeamService presence from history', () => {
         ],
       },
     });
-    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-    await svc.start();
-    const states = Object.fromEntries((await svc.roster('alpha')).map((r) => [r.name, r.state]));
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await t.svc.start();
+    const states = Object.fromEntries((await t.svc.roster('alpha')).map((r) => [r.name, r.state]));
     expect(states).toMatchObject({ plain: 'terminated', escaped: 'terminated' });
     expect(states.idle).not.toBe('terminated');
   });

@@ -1,23 +1,15 @@
 // The inbox write of a send is prepared while its `queued` record is synced, and nothing of it
 // is shown before that record is durable: these tests hold the record back (a slow journal).
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TeamService } from '../team-service.js';
 import type { TeamRuntime } from '../team-runtime.js';
 import type { JournalRecord } from './journal.js';
-import { tempTeams, writeTeam, type TempTeams } from '../../../../test/helpers/team-fixture.js';
+import { writeTeam } from '../../../../test/helpers/team-fixture.js';
+import { teamsPerTest } from '../../../../test/helpers/teams-per-test.js';
 
-let t: TempTeams;
-let svc: TeamService | undefined;
-beforeEach(async () => {
-  t = await tempTeams();
-});
-afterEach(async () => {
-  await svc?.stop();
-  svc = undefined;
-  await t.cleanup();
-});
+const t = teamsPerTest();
 
 const inboxes = () => join(t.root, 'alpha', 'inboxes');
 const inboxText = async () => readFile(join(inboxes(), 'researcher.json'), 'utf8').catch(() => '');
@@ -40,9 +32,9 @@ async function until(cond: () => boolean | Promise<boolean>, ms = 5_000): Promis
 /** Starts the engine on team alpha and holds every `queued` record back until `release`. */
 async function slowJournal(fail?: Error) {
   await writeTeam(t.root, 'alpha', ['researcher']);
-  svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
-  await svc.start();
-  const rt = (svc as unknown as { teams: Map<string, TeamRuntime> }).teams.get('alpha')!;
+  t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+  await t.svc.start();
+  const rt = (t.svc as unknown as { teams: Map<string, TeamRuntime> }).teams.get('alpha')!;
   const append = rt.journal.append.bind(rt.journal);
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
@@ -67,7 +59,7 @@ describe('a send into an inbox while its queued record is being synced', () => {
   it('has the new inbox written to its temp file meanwhile, and shows it only once the record is durable', async () => {
     const j = await slowJournal();
     let answered = false;
-    const sent = svc!.send({ team: 'alpha', to: 'researcher', text: 'held back' }).finally(() => (answered = true));
+    const sent = t.svc!.send({ team: 'alpha', to: 'researcher', text: 'held back' }).finally(() => (answered = true));
     // The temp file is there while the record is still held: the write did not wait for it.
     await until(async () => (await temps()).length > 0);
     await new Promise((r) => setTimeout(r, 50));
@@ -79,29 +71,29 @@ describe('a send into an inbox while its queued record is being synced', () => {
     expect(await inboxText()).toContain('held back');
     expect(await temps()).toEqual([]);
     expect(await journalKinds()).toEqual(['queued', 'delivered']);
-    expect((await svc!.thread('alpha', 'researcher')).map((m) => [m.text, m.status])).toEqual([['held back', 'accepted']]);
+    expect((await t.svc!.thread('alpha', 'researcher')).map((m) => [m.text, m.status])).toEqual([['held back', 'accepted']]);
   });
 
   it('fails the send when the record cannot be written: nothing reaches the inbox, and the next send is delivered', async () => {
     const j = await slowJournal(new Error('disk gone'));
-    const sent = svc!.send({ team: 'alpha', to: 'researcher', text: 'never stored' });
+    const sent = t.svc!.send({ team: 'alpha', to: 'researcher', text: 'never stored' });
     await until(async () => (await temps()).length > 0);
     j.release();
     await expect(sent).rejects.toThrow('disk gone');
     expect(await inboxText()).not.toContain('never stored');
     expect(await temps()).toEqual([]);
-    const next = await svc!.send({ team: 'alpha', to: 'researcher', text: 'stored' });
+    const next = await t.svc!.send({ team: 'alpha', to: 'researcher', text: 'stored' });
     expect(next.status).toBe('accepted');
     const text = await inboxText();
     expect(text).toContain('stored');
     expect(text).not.toContain('never stored');
     expect(await journalKinds()).toEqual(['queued', 'delivered']);
-    expect((await svc!.thread('alpha', 'researcher')).map((m) => m.text)).toEqual(['stored']);
+    expect((await t.svc!.thread('alpha', 'researcher')).map((m) => m.text)).toEqual(['stored']);
   });
 
   it('writes nothing to a team Teamdeck learnt had ended while it waited for the record', async () => {
     const j = await slowJournal();
-    const sent = svc!.send({ team: 'alpha', to: 'researcher', text: 'too late' });
+    const sent = t.svc!.send({ team: 'alpha', to: 'researcher', text: 'too late' });
     await until(async () => (await temps()).length > 0);
     j.rt.ended = { at: Date.now(), reason: 'its lead exited' };
     j.release();
@@ -115,7 +107,7 @@ describe('a send into an inbox while its queued record is being synced', () => {
 
   it('keeps call order for sends made while earlier records are still held', async () => {
     const j = await slowJournal();
-    const sends = ['one', 'two', 'three'].map((text) => svc!.send({ team: 'alpha', to: 'researcher', text }));
+    const sends = ['one', 'two', 'three'].map((text) => t.svc!.send({ team: 'alpha', to: 'researcher', text }));
     await until(async () => (await temps()).length > 0);
     j.release();
     expect((await Promise.all(sends)).map((r) => r.status)).toEqual(['accepted', 'accepted', 'accepted']);

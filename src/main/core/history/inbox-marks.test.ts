@@ -1,22 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claudeAppend, claudeEntry } from '../../../sim/claude-inbox.js';
-import { tempTeams, writeTeam, type TempTeams } from '../../../../test/helpers/team-fixture.js';
+import { writeTeam } from '../../../../test/helpers/team-fixture.js';
+import { teamsPerTest } from '../../../../test/helpers/teams-per-test.js';
 import { Journal } from '../delivery/journal.js';
 import { TeamService } from '../team-service.js';
 import { INBOX_MARKS_FILE, markOf, RACY_MS, readInboxMarks, sameLooks, writeInboxMarks } from './inbox-marks.js';
 
-let t: TempTeams;
-let svc: TeamService | undefined;
-beforeEach(async () => {
-  t = await tempTeams();
-});
-afterEach(async () => {
-  await svc?.stop();
-  svc = undefined;
-  await t.cleanup();
-});
+const t = teamsPerTest();
 
 const looks = { ino: 7, size: 120, mtimeMs: 1_000_000, ctimeMs: 1_000_000 };
 const journalDir = () => join(t.stateDir, 'journal', 'alpha');
@@ -110,9 +102,9 @@ describe('a start with marks', () => {
 
     // Claude appends while Teamdeck is away: that inbox is read, the others are not.
     await claudeAppend(join(t.root, 'alpha', 'inboxes', 'team-lead.json'), claudeEntry({ from: 'ann', text: 'one more thing' }));
-    svc = await run();
-    expect(svc.inboxOpenings).toEqual({ read: 1, skipped: 2 });
-    expect(await texts(svc)).toEqual([...before, 'one more thing'].sort());
+    t.svc = await run();
+    expect(t.svc.inboxOpenings).toEqual({ read: 1, skipped: 2 });
+    expect(await texts(t.svc)).toEqual([...before, 'one more thing'].sort());
   });
 
   it('reads an inbox rewritten with the very same bytes (its times changed), and ignores marks of a journal that grew', async () => {
@@ -133,9 +125,9 @@ describe('a start with marks', () => {
     const { journal } = await Journal.open(journalDir());
     await journal.append({ t: 'observed', id: 'extra-1', from: 'ann', to: 'team-lead', text: 'appended later', timestamp: '2026-11-30T11:00:00.000Z', at: 1 });
     await journal.close();
-    svc = await run();
-    expect(svc.inboxOpenings).toEqual({ read: 3, skipped: 0 });
-    expect(await texts(svc)).toContain('appended later');
+    t.svc = await run();
+    expect(t.svc.inboxOpenings).toEqual({ read: 3, skipped: 0 });
+    expect(await texts(t.svc)).toContain('appended later');
   });
 
   it('reads an unchanged inbox that may still hold a receipt: a send recovered into it after it was read is taken at the next start', async () => {
@@ -154,7 +146,7 @@ describe('a start with marks', () => {
     s = await run();
     expect((await s.thread('alpha', 'ann')).map((m) => [m.id, m.status])).toEqual([['sent-1', 'taken']]);
     expect(s.inboxOpenings).toEqual({ read: 1, skipped: 0 });
-    svc = s;
+    t.svc = s;
   });
 
   it('a skipped inbox keeps its problem and its count', async () => {
@@ -165,18 +157,18 @@ describe('a start with marks', () => {
     const before = await problems(s);
     expect(before).toEqual(['1 entries are not messages and were skipped (left in the file)']);
     await s.stop();
-    svc = await run();
-    expect(svc.inboxOpenings).toEqual({ read: 0, skipped: 1 });
-    expect(await problems(svc)).toEqual(before);
-    expect(await texts(svc)).toEqual(['ok']);
+    t.svc = await run();
+    expect(t.svc.inboxOpenings).toEqual({ read: 0, skipped: 1 });
+    expect(await problems(t.svc)).toEqual(before);
+    expect(await texts(t.svc)).toEqual(['ok']);
   });
 
   it('does not mark an inbox read too soon after it changed: the next start reads it', async () => {
     await writeTeam(t.root, 'alpha', ['ann'], { inboxes: { ann: [claudeEntry({ from: 'team-lead', text: 'fresh' })] } });
     const s = await run();
     await s.stop();
-    svc = await run();
-    expect(svc.inboxOpenings).toEqual({ read: 1, skipped: 0 });
-    expect(await texts(svc)).toEqual(['fresh']);
+    t.svc = await run();
+    expect(t.svc.inboxOpenings).toEqual({ read: 1, skipped: 0 });
+    expect(await texts(t.svc)).toEqual(['fresh']);
   });
 });
