@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { childrenPerTest } from '../../../../test/helpers/child.js';
 import { REPO_ROOT, useTempDirs } from '../../../../test/helpers/tmp.js';
 import { folderSyncsSettled } from '../delivery/atomic-write.js';
-import { inboxReleasesSettled, readInbox } from './inbox-lock.js';
+import { inboxReleasesSettled, readLockedInbox } from './inbox-lock.js';
 import { appendToInbox, claudeLockOptions, ensureInbox, userInboxEntry } from './inbox-writer.js';
 
 const tempDir = useTempDirs();
@@ -18,16 +18,16 @@ async function inboxIn(dir: string): Promise<string> {
   return join(dir, 'team', 'inboxes', 'ann.json');
 }
 
-describe('readInbox', () => {
+describe('readLockedInbox', () => {
   it('reads a small inbox (synchronously) and one over 1 MiB (through the pool) byte for byte', async () => {
     const dir = await tempDir();
     for (const size of [0, 10, 300_000, 3_000_000]) {
       const path = join(dir, `i${size}.json`);
       const bytes = Buffer.alloc(size, 0x61);
       await writeFile(path, bytes);
-      const r = await readInbox(path);
+      const r = await readLockedInbox(path);
       expect(r.bytes.equals(bytes)).toBe(true);
-      r.let();
+      r.letGo();
     }
   });
 
@@ -35,12 +35,12 @@ describe('readInbox', () => {
     const dir = await tempDir();
     const fifo = join(dir, 'fifo.json');
     execFileSync('mkfifo', [fifo]);
-    await expect(readInbox(fifo)).rejects.toThrow(/not a regular file/);
+    await expect(readLockedInbox(fifo)).rejects.toThrow(/not a regular file/);
     const target = join(dir, 'outside.json');
     await writeFile(target, '["secret"]');
     const link = join(dir, 'link.json');
     await symlink(target, link);
-    await expect(readInbox(link)).rejects.toMatchObject({ code: 'ELOOP' });
+    await expect(readLockedInbox(link)).rejects.toMatchObject({ code: 'ELOOP' });
   });
 });
 

@@ -66,22 +66,22 @@ export async function lockInbox(inboxPath: string, options: lockfile.LockOptions
 const SYNC_READ_MAX = 1 << 20;
 const readFd = promisify(read);
 
-/** An inbox's bytes, and the open file they were read from (see InboxRead.let). */
-export interface InboxRead {
+/** An inbox's bytes, and the open file they were read from (see LockedInboxRead.letGo). */
+export interface LockedInboxRead {
   bytes: Buffer;
   /**
    * Closes the file read, in the thread pool. Held open until the new inbox is renamed over it,
    * so the rename does not free the old file's blocks itself (a third of a millisecond for a
    * 200 KB inbox): that happens at this close, off the answer's path.
    */
-  let: () => void;
+  letGo: () => void;
 }
 
 /**
  * The inbox's bytes. Never follows a final link and never blocks on a FIFO (the file was
  * checked to be a regular file, but may have been swapped since): such a file is refused.
  */
-export async function readInbox(inboxPath: string): Promise<InboxRead> {
+export async function readLockedInbox(inboxPath: string): Promise<LockedInboxRead> {
   const fd = openSync(inboxPath, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0));
   const letGo = () => close(fd, () => {});
   try {
@@ -97,7 +97,7 @@ export async function readInbox(inboxPath: string): Promise<InboxRead> {
       if (n === 0) break;
       length += n;
     }
-    return { bytes: buf.subarray(0, length), let: letGo };
+    return { bytes: buf.subarray(0, length), letGo };
   } catch (e) {
     letGo();
     throw e;

@@ -5,7 +5,7 @@ import lockfile from 'proper-lockfile';
 import { folderSyncsSettled, writeFileAtomic } from '../delivery/atomic-write.js';
 import { parseInboxBytes } from './inbox-read.js';
 import { appendedEntries, arrayHeadLength } from './inbox-tail.js';
-import { claudeLockOptions, inboxReleasesSettled, lockInbox, readInbox, type InboxRead, type InboxRelease } from './inbox-lock.js';
+import { claudeLockOptions, inboxReleasesSettled, lockInbox, readLockedInbox, type LockedInboxRead, type InboxRelease } from './inbox-lock.js';
 import { preserveBytes } from '../preserve.js';
 
 /**
@@ -157,10 +157,10 @@ async function underInboxLock<T>(
   } catch (e) {
     throw classify(e, 'cannot lock inbox');
   }
-  let read: InboxRead | undefined;
+  let read: LockedInboxRead | undefined;
   try {
     try {
-      read = await readInbox(inboxPath);
+      read = await readLockedInbox(inboxPath);
     } catch (e) {
       throw classify(e, 'cannot read inbox');
     }
@@ -200,7 +200,7 @@ async function underInboxLock<T>(
       }
     });
   } finally {
-    read?.let();
+    read?.letGo();
     const released = release();
     if (opts.afterWrite !== 'background') await released;
   }

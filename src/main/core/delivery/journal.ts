@@ -363,10 +363,7 @@ export class Journal {
       this.queue = this.queue.filter((p) => !lines.includes(p));
       throw e;
     }
-    for (const p of lines) {
-      p.written = true;
-      if (p.early) p.resolve();
-    }
+    markWritten(lines);
     return true;
   }
 
@@ -387,10 +384,7 @@ export class Journal {
             } finally {
               this.held = false;
             }
-            for (const p of unwritten) {
-              p.written = true;
-              if (p.early) p.resolve();
-            }
+            markWritten(unwritten);
           }
           // An inbox rename whose folder fsync still runs goes to disk before anything written after it.
           const renames = folderSyncsInFlight();
@@ -471,6 +465,14 @@ export class Journal {
     await this.drain();
     this.closed = true;
     await this.fh.close();
+  }
+}
+
+/** Lines now in the file: the early ones are answered (the rest after the fdatasync). */
+function markWritten(lines: Pending[]): void {
+  for (const p of lines) {
+    p.written = true;
+    if (p.early) p.resolve();
   }
 }
 
