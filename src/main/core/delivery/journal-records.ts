@@ -1,0 +1,204 @@
+// What a team's journal holds: its record types, the state they fold into (sent messages in
+// send order, everything observed), and the rule for folding one record into that state. The
+// journal's files, its appends, syncs and compaction are journal.ts.
+export interface QueuedRecord {
+  t: 'queued';
+  id: string;
+  to: string;
+  /** The sender name written into the inbox: `user` (legacy era), Teamdeck's own name (current). */
+  from: string;
+  text: string;
+  summary?: string;
+  /** ISO-8601 timestamp written into the inbox entry. */
+  timestamp: string;
+  at: number;
+  /** How it is delivered; absent = the member's inbox (every journal before channels). */
+  channel?: 'terminal' | 'socket';
+}
+export interface DeliveredRecord {
+  t: 'delivered';
+  id: string;
+  to: string;
+  at: number;
+  /** The inbox already held this id (recovery after a crash between write and journal). */
+  duplicate?: boolean;
+}
+export interface ObservedRecord {
+  t: 'observed';
+  id: string;
+  from: string;
+  to: string;
+  text: string;
+  summary?: string;
+  timestamp: string;
+  color?: string;
+  at: number;
+  /** Set on a member's answer found outside an inbox: its transcript, or Teamdeck's messaging socket. */
+  source?: 'transcript' | 'socket';
+  /** The sent messages this answer's turn had in context (a transcript answer). */
+  replyTo?: string[];
+}
+export interface ConsumedRecord {
+  t: 'consumed';
+  id: string;
+  to: string;
+  at: number;
+  how: 'flagged' | 'pruned';
+}
+/** The message is in the recipient's transcript: its model has it. */
+export interface SeenRecord {
+  t: 'seen';
+  id: string;
+  to: string;
+  at: number;
+}
+/** No one can ever read the message (the team ended, the member shut down); nothing was written. */
+export interface UndeliverableRecord {
+  t: 'undeliverable';
+  id: string;
+  to: string;
+  at: number;
+  reason: string;
+}
+/**
+ * The terminal channel is about to type the message. After a crash, a message with an attempt
+ * and no delivery may already be in the lead's input: its transcript is checked before typing again.
+ */
+export interface AttemptRecord {
+  t: 'attempt';
+  id: string;
+  to: string;
+  at: number;
+}
+export type JournalRecord = QueuedRecord | DeliveredRecord | ObservedRecord | ConsumedRecord | SeenRecord | UndeliverableRecord | AttemptRecord;
+
+export interface SentState {
+  id: string;
+  to: string;
+  /** The sender name written (older journals: always `user`). */
+  from: string;
+  text: string;
+  summary?: string;
+  timestamp: string;
+  queuedAt: number;
+  deliveredAt?: number;
+  consumedAt?: number;
+  seenAt?: number;
+  undeliverableAt?: number;
+  reason?: string;
+  /** Absent = inbox. */
+  channel?: 'terminal' | 'socket';
+  /** Terminal channel: when typing it was last begun (see AttemptRecord). */
+  attemptedAt?: number;
+}
+
+export type ObservedState = Omit<ObservedRecord, 't'>;
+
+/** The whole state a journal folds into. */
+export interface FoldedState {
+  /** Sent messages in journal (send) order. */
+  sent: Map<string, SentState>;
+  observed: Map<string, ObservedState>;
+  records: number;
+}
+
+export function emptyState(): FoldedState {
+  return { sent: new Map(), observed: new Map(), records: 0 };
+}
+
+export class JournalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JournalError';
+  }
+}
+
+export function isRecord(v: unknown): v is JournalRecord {
+  if (!v || typeof v !== 'object') return false;
+  const r = v as Record<string, unknown>;
+  if (typeof r.id !== 'string' || typeof r.at !== 'number' || typeof r.to !== 'string') return false;
+  switch (r.t) {
+    case 'queued':
+      return typeof r.from === 'string' && typeof r.text === 'string' && typeof r.timestamp === 'string';
+    case 'seen':
+    case 'attempt':
+      return true;
+    case 'undeliverable':
+      return typeof r.reason === 'string';
+    case 'delivered':
+      return true;
+    case 'observed':
+      return typeof r.from === 'string' && typeof r.text === 'string' && typeof r.timestamp === 'string';
+    case 'consumed':
+      return r.how === 'flagged' || r.how === 'pruned';
+    default:
+      return false;
+  }
+}
+
+/**
+ * Applies one record. Impossible histories fail closed: a delivery or receipt for a message
+ * never queued, to another target, or a message queued twice means the journal is not ours
+ * or was damaged, and guessing would risk a lost or doubled message.
+ */
+export function applyRecord(state: FoldedState, r: JournalRecord, where: string): void {
+  state.records++;
+  switch (r.t) {
+    case 'queued': {
+      if (state.sent.has(r.id)) throw new JournalError(`${where}: message ${r.id} is queued twice`);
+      const s: SentState = { id: r.id, to: r.to, from: r.from, text: r.text, timestamp: r.timestamp, queuedAt: r.at };
+      if (r.summary !== undefined) s.summary = r.summary;
+      if (r.channel === 'terminal' || r.channel === 'socket') s.channel = r.channel;
+      state.sent.set(r.id, s);
+      return;
+    }
+    case 'delivered': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: delivery of ${r.id} before it was queued`);
+      if (s.to !== r.to) throw new JournalError(`${where}: ${r.id} queued for ${s.to} but delivered to ${r.to}`);
+      if (s.undeliverableAt !== undefined) throw new JournalError(`${where}: ${r.id} delivered after it was found undeliverable`);
+      if (s.deliveredAt === undefined) s.deliveredAt = r.at;
+      return;
+    }
+    case 'consumed': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: receipt for ${r.id}, which was never queued`);
+      if (s.to !== r.to) throw new JournalError(`${where}: receipt for ${r.id} from ${r.to}, but it was sent to ${s.to}`);
+      if (s.deliveredAt === undefined) throw new JournalError(`${where}: ${r.id} read before it was delivered`);
+      if (s.consumedAt === undefined) s.consumedAt = r.at;
+      return;
+    }
+    case 'attempt': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: ${r.id} attempted, but it was never queued`);
+      s.attemptedAt = r.at;
+      return;
+    }
+    case 'seen': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: ${r.id} seen, but it was never queued`);
+      if (s.to !== r.to) throw new JournalError(`${where}: ${r.id} seen by ${r.to}, but it was sent to ${s.to}`);
+      if (s.deliveredAt === undefined) throw new JournalError(`${where}: ${r.id} seen before it was delivered`);
+      if (s.seenAt === undefined) s.seenAt = r.at;
+      return;
+    }
+    case 'undeliverable': {
+      const s = state.sent.get(r.id);
+      if (!s) throw new JournalError(`${where}: ${r.id} undeliverable, but it was never queued`);
+      if (s.to !== r.to) throw new JournalError(`${where}: ${r.id} undeliverable to ${r.to}, but it was sent to ${s.to}`);
+      if (s.deliveredAt !== undefined) throw new JournalError(`${where}: ${r.id} undeliverable after it was delivered`);
+      if (s.undeliverableAt === undefined) {
+        s.undeliverableAt = r.at;
+        s.reason = r.reason;
+      }
+      return;
+    }
+    case 'observed': {
+      if (!state.observed.has(r.id)) {
+        const { t: _t, ...o } = r;
+        state.observed.set(r.id, o);
+      }
+      return;
+    }
+  }
+}
