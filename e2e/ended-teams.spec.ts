@@ -12,6 +12,8 @@ test('every ended team is listed in the switcher and opens on demand with its hi
   const switcher = page.getByTestId('team-switcher');
   await expect(switcher.locator('optgroup[label="Ended"] option')).toHaveCount(60);
   await expect(switcher.locator('optgroup[label="Running"] option')).toHaveCount(1);
+  // Each ended option says when it ended (filled in once the page has painted).
+  await expect(switcher.locator(`option[value="${ended.teams[3]!.id}"]`)).toContainText(' · ended');
 
   const pick = ended.teams[17]!;
   await switcher.selectOption(pick.id);

@@ -1,4 +1,5 @@
 import { getApi, takeBoot } from './api';
+import { warmTimeFormats } from './lib/time';
 import { mount } from './mount';
 
 // The script is loaded `async` (index.html): it is compiled and run while the browser host is
@@ -10,5 +11,8 @@ function start(): void {
   mount(getApi(boot), document.getElementById('root')!, boot);
 }
 
-if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start, { once: true });
-else start();
+if (document.readyState === 'loading') {
+  document.addEventListener('DOMContentLoaded', start, { once: true });
+  // The wait for the page's end is idle time: spend it on the locale's date data.
+  warmTimeFormats();
+} else start();

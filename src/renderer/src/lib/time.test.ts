@@ -55,4 +55,14 @@ describe('pointInTime', () => {
     expect(pointInTime(new Date(2026, 1, 9, 8, 5).getTime(), NOW, 'en-GB')).toBe('9 Feb 8:05');
     expect(pointInTime(0, NOW)).toBe('');
   });
+
+  it('moves on with the calendar day of now, and keeps locales apart (its answers are kept per day)', () => {
+    const ended = new Date(2026, 1, 17, 14, 31).getTime();
+    expect(pointInTime(ended, NOW, 'en-GB')).toBe('14:31');
+    expect(pointInTime(ended, NOW, 'en-US')).toBe('2:31 PM');
+    expect(pointInTime(ended, NOW + 24 * 60 * MIN, 'en-GB')).toBe('yesterday 14:31');
+    expect(pointInTime(ended, NOW + 3 * 24 * 60 * MIN, 'en-GB')).toBe('17 Feb 14:31');
+    // Back to the first day (a clock set back): the same answer as at first.
+    expect(pointInTime(ended, NOW, 'en-GB')).toBe('14:31');
+  });
 });
