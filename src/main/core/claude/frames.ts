@@ -13,6 +13,11 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   }
 }
 
+/** False when the text cannot be a frame (it does not start with `{`); cheap, for every message. */
+export function mayBeFrame(text: string): boolean {
+  return text.replace(/^\uFEFF/, '').trimStart().startsWith('{');
+}
+
 /** The protocol frame carried in a message's text, if it is one Claude would recognise. */
 export function parseFrame(text: string): Frame | undefined {
   const obj = parseObject(text);

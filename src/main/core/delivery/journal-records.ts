@@ -1,6 +1,11 @@
 // What a team's journal holds: its record types, the state they fold into (sent messages in
 // send order, everything observed), and the rule for folding one record into that state. The
-// journal's files, its appends, syncs and compaction are journal.ts.
+// journal's files, its appends, syncs and compaction are journal.ts; reading a text left on
+// disk back is journal-texts.ts.
+import { LEGACY_SENDER } from '../claude/era.js';
+import { mayBeFrame } from '../claude/frames.js';
+import { inboxFileStem } from '../claude/paths.js';
+
 export interface QueuedRecord {
   t: 'queued';
   id: string;
@@ -92,7 +97,42 @@ export interface SentState {
   attemptedAt?: number;
 }
 
-export type ObservedState = Omit<ObservedRecord, 't'>;
+/** Where a record's line is: its segment's number, and the line's byte offset and length in it. */
+export interface LineRef {
+  seg: number;
+  off: number;
+  len: number;
+}
+
+/**
+ * An observed message as the engine holds it. Folded from a segment, a plain message between
+ * members (no frame, not to or from the user, not an answer) keeps only `ref`: its text stays
+ * in the journal and is read back for the few views that show it (the feed, an export).
+ * Everything else keeps `text`: what the engine works out from texts (answers, asks, shutdowns,
+ * frames) never needs one it does not hold.
+ */
+export type ObservedState = Omit<ObservedRecord, 't' | 'text'> & { text?: string; ref?: LineRef };
+
+/** An observed message with its text, as it is found (an inbox, a transcript, the socket) and journaled. */
+export type ObservedWithText = Omit<ObservedRecord, 't'>;
+
+/**
+ * The text of a message whose text the engine keeps (answers, frames, messages to or from the
+ * user: see textMayStayOnDisk). Throws for one left in the journal: a view that shows such
+ * texts reads them back first (readTexts).
+ */
+export function keptText(o: ObservedState): string {
+  if (o.text === undefined) throw new Error(`message ${o.id}: its text is in the journal, not in memory`);
+  return o.text;
+}
+
+/** Texts shorter than this stay in memory: the reference would cost about as much. */
+export const TEXT_LEFT_ON_DISK_FROM = 64;
+
+/** Whether an observed record's text may stay in the journal only (see ObservedState). */
+export function textMayStayOnDisk(r: Pick<ObservedRecord, 'from' | 'to' | 'text' | 'source'>): boolean {
+  return r.text.length >= TEXT_LEFT_ON_DISK_FROM && r.source === undefined && r.from !== LEGACY_SENDER && inboxFileStem(r.to) !== LEGACY_SENDER && !mayBeFrame(r.text);
+}
 
 /** The whole state a journal folds into. */
 export interface FoldedState {
@@ -139,9 +179,10 @@ export function isRecord(v: unknown): v is JournalRecord {
 /**
  * Applies one record. Impossible histories fail closed: a delivery or receipt for a message
  * never queued, to another target, or a message queued twice means the journal is not ours
- * or was damaged, and guessing would risk a lost or doubled message.
+ * or was damaged, and guessing would risk a lost or doubled message. `ref`: where the record's
+ * line is, when it came from a segment (an observed text may then stay there).
  */
-export function applyRecord(state: FoldedState, r: JournalRecord, where: string): void {
+export function applyRecord(state: FoldedState, r: JournalRecord, where: string, ref?: LineRef): void {
   state.records++;
   switch (r.t) {
     case 'queued': {
@@ -195,8 +236,22 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string)
     }
     case 'observed': {
       if (!state.observed.has(r.id)) {
-        const { t: _t, ...o } = r;
-        state.observed.set(r.id, o);
+        // One object of one shape for every message (the fields it lacks undefined): a history
+        // of a million messages is a million of these.
+        const onDisk = ref !== undefined && textMayStayOnDisk(r);
+        state.observed.set(r.id, {
+          id: r.id,
+          from: r.from,
+          to: r.to,
+          text: onDisk ? undefined : r.text,
+          ref: onDisk ? ref : undefined,
+          summary: r.summary,
+          timestamp: r.timestamp,
+          color: r.color,
+          at: r.at,
+          source: r.source,
+          replyTo: r.replyTo,
+        });
       }
       return;
     }

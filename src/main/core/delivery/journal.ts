@@ -5,8 +5,11 @@
 import { open, readdir, readFile, mkdir, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSync } from 'node:fs';
+import { isAscii } from 'node:buffer';
 import { writeFileAtomic, folderSyncsInFlight, fsyncDir, SYNC_WRITE_MAX } from './atomic-write.js';
-import { applyRecord, emptyState, isRecord, JournalError, type FoldedState, type JournalRecord, type ObservedState, type SentState } from './journal-records.js';
+import { SEG, SNAP, segName, snapName } from './journal-files.js';
+import { applyRecord, emptyState, isRecord, JournalError, keptText, type FoldedState, type JournalRecord, type ObservedWithText, type SentState } from './journal-records.js';
+import { readTexts } from './journal-texts.js';
 
 // The record types and the folding rule are imported from here, as they always were.
 export * from './journal-records.js';
@@ -20,13 +23,10 @@ interface Snapshot {
   nextSegment: number;
   records: number;
   sent: SentState[];
-  observed: ObservedState[];
+  observed: ObservedWithText[];
 }
 
-export const SEG = /^seg-(\d{8})\.jsonl$/;
-export const SNAP = /^snapshot-(\d{8})\.json$/;
-export const segName = (n: number) => `seg-${String(n).padStart(8, '0')}.jsonl`;
-export const snapName = (n: number) => `snapshot-${String(n).padStart(8, '0')}.json`;
+export { SEG, SNAP, segName, snapName } from './journal-files.js';
 export type { Snapshot as JournalSnapshot };
 
 export interface JournalOptions {
@@ -110,7 +110,7 @@ export class Journal {
       const n = live[i]!;
       const file = join(dir, segName(n));
       const isLast = i === live.length - 1;
-      const r = await foldSegment(file, state, isLast);
+      const r = await foldSegment(file, n, state, isLast);
       tornBytes += r.tornBytes;
       lastCount = r.records;
     }
@@ -231,6 +231,12 @@ export class Journal {
     this.flushing = true;
     this.held = true;
     try {
+      // The texts left in the segments about to go are taken into memory: the snapshot holds
+      // them, and the references into those segments would lead nowhere.
+      for (const [o, text] of await readTexts(this.dir, state.observed.values())) {
+        const { ref: _ref, ...rest } = o;
+        state.observed.set(o.id, { ...rest, text });
+      }
       await this.switchSegment(state);
     } finally {
       this.held = false;
@@ -246,7 +252,8 @@ export class Journal {
       nextSegment: next,
       records: state.records,
       sent: [...state.sent.values()],
-      observed: [...state.observed.values()],
+      // Every text in memory by now (compact read back those left in the segments).
+      observed: [...state.observed.values()].map((o) => (o.text !== undefined && !o.ref ? (o as ObservedWithText) : { ...o, text: keptText(o) })),
     };
     const newFh = await open(join(this.dir, segName(next)), 'a');
     await writeFileAtomic(join(this.dir, snapName(next)), JSON.stringify(snap));
@@ -278,7 +285,7 @@ function markWritten(lines: Pending[]): void {
   }
 }
 
-async function foldSegment(file: string, state: FoldedState, isLast: boolean): Promise<{ tornBytes: number; records: number }> {
+async function foldSegment(file: string, seg: number, state: FoldedState, isLast: boolean): Promise<{ tornBytes: number; records: number }> {
   const buf = await readFile(file);
   let end = buf.length;
   let tornBytes = 0;
@@ -312,6 +319,10 @@ async function foldSegment(file: string, state: FoldedState, isLast: boolean): P
     }
   }
   const text = buf.subarray(0, end).toString('utf8');
+  // Each line's byte offset is where an observed text can be read back (journal-texts.ts). The
+  // engine writes UTF-8 from JSON.stringify, so characters and bytes agree where it is ASCII.
+  const ascii = isAscii(buf.subarray(0, end));
+  let off = 0;
   let lineNo = 0;
   let records = 0;
   let start = 0;
@@ -319,6 +330,9 @@ async function foldSegment(file: string, state: FoldedState, isLast: boolean): P
     let nl = text.indexOf('\n', start);
     if (nl === -1) nl = text.length;
     const line = text.slice(start, nl);
+    const len = ascii ? line.length : Buffer.byteLength(line);
+    const lineOff = off;
+    off += len + 1;
     start = nl + 1;
     lineNo++;
     if (line.trim() === '') continue;
@@ -329,7 +343,7 @@ async function foldSegment(file: string, state: FoldedState, isLast: boolean): P
       throw new JournalError(`${file}:${lineNo}: malformed journal line (${(e as Error).message})`);
     }
     if (!isRecord(rec)) throw new JournalError(`${file}:${lineNo}: not a journal record`);
-    applyRecord(state, rec, `${file}:${lineNo}`);
+    applyRecord(state, rec, `${file}:${lineNo}`, rec.t === 'observed' ? { seg, off: lineOff, len } : undefined);
     records++;
   }
   await repair?.();

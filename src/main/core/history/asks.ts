@@ -23,8 +23,10 @@ const MAX_ASKS = 500;
 /** Folds one observed message into the team's open asks. */
 export function noteAsk(rt: TeamRuntime, o: ObservedState): void {
   // Only these frames matter, and their type names them (unless escaped).
-  if (!o.text.includes('plan_approval_') && !o.text.includes('permission_re') && !o.text.includes('\\u')) return;
-  const f = parseFrame(o.text);
+  // (A text left in the journal is never a frame: see textMayStayOnDisk.)
+  const text = o.text;
+  if (text === undefined || (!text.includes('plan_approval_') && !text.includes('permission_re') && !text.includes('\\u'))) return;
+  const f = parseFrame(text);
   if (!f) return;
   const s = (k: string) => (typeof f.fields[k] === 'string' ? (f.fields[k] as string) : undefined);
   const at = Date.parse(o.timestamp) || o.at;

@@ -6,7 +6,7 @@ import type { TeamMessage } from '../../../shared/types.js';
 import { isShutdownApproval, parseFrame } from '../claude/frames.js';
 import { LEGACY_SENDER } from '../claude/era.js';
 import { inboxFileStem } from '../claude/paths.js';
-import type { JournalRecord, ObservedState } from '../delivery/journal.js';
+import type { JournalRecord, ObservedState, ObservedWithText } from '../delivery/journal.js';
 import type { TeamRuntime } from '../team-runtime.js';
 import { noteAsk } from './asks.js';
 import { isAnswerCandidate } from './views.js';
@@ -36,7 +36,7 @@ export function foldInbox(rt: TeamRuntime, owner: string, messages: TeamMessage[
       continue;
     }
     if (rt.state.observed.has(m.id)) continue;
-    const o: ObservedState = { id: m.id, from: m.from, to: owner, text: m.text, timestamp: m.timestamp, at };
+    const o: ObservedWithText = { id: m.id, from: m.from, to: owner, text: m.text, timestamp: m.timestamp, at };
     if (m.summary !== undefined) o.summary = m.summary;
     if (m.color !== undefined) o.color = m.color;
     rt.state.observed.set(o.id, o);
@@ -85,7 +85,9 @@ export function noteObserved(rt: TeamRuntime, o: ObservedState): boolean {
   }
   // Only a shutdown approval matters here, and its text names it (unless escaped): the other
   // frames (most of a team's traffic) need not be parsed again at every start.
-  const frame = o.text.includes('shutdown_') || o.text.includes('\\u') ? parseFrame(o.text) : undefined;
+  // (A text left in the journal is never a frame: see textMayStayOnDisk.)
+  const text = o.text ?? '';
+  const frame = text.includes('shutdown_') || text.includes('\\u') ? parseFrame(text) : undefined;
   if (isShutdownApproval(frame) && !rt.terminated.has(o.from)) {
     rt.terminated.add(o.from);
     changed = true;

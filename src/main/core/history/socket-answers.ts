@@ -4,7 +4,7 @@
 import { deriveMessageId } from '../claude/message-id.js';
 import type { PeerUserLine } from '../claude/peer-socket.js';
 import { senderFor } from '../claude/era.js';
-import type { ObservedState } from '../delivery/journal.js';
+import type { ObservedWithText } from '../delivery/journal.js';
 import type { TeamDirectory } from '../team-directory.js';
 import type { TeamRuntime } from '../team-runtime.js';
 import { noteObserved } from './ingest.js';
@@ -17,7 +17,7 @@ export async function answerToSocket(dir: TeamDirectory, rt: TeamRuntime, line: 
   const timestamp = new Date(ctx.now()).toISOString();
   const id = line.msgId ? `peer-${line.msgId}` : deriveMessageId(lead, timestamp, line.text);
   if (rt.state.observed.has(id)) return;
-  const o: ObservedState = { id, from: lead, to: senderFor(rt.era, ctx.senderName()), text: line.text, timestamp, at: ctx.now(), source: 'socket' };
+  const o: ObservedWithText = { id, from: lead, to: senderFor(rt.era, ctx.senderName()), text: line.text, timestamp, at: ctx.now(), source: 'socket' };
   if (replyTo.length) o.replyTo = replyTo;
   await rt.journal.append({ t: 'observed', ...o });
   rt.state.records++;

@@ -6,7 +6,7 @@
 import { senderFor } from '../claude/era.js';
 import { forEachConcurrently } from '../concurrently.js';
 import { USER_INBOX } from '../claude/team-reader.js';
-import type { JournalRecord, ObservedState } from '../delivery/journal.js';
+import type { JournalRecord, ObservedWithText } from '../delivery/journal.js';
 import type { TeamDirectory } from '../team-directory.js';
 import { noteEvent, noteObserved } from './ingest.js';
 import { holdsTeammateBlock, type PromptRow, type SendAttempt } from '../claude/transcripts.js';
@@ -64,7 +64,7 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     const records: JournalRecord[] = [];
     for (const a of answers) {
       if (rt.state.observed.has(a.id)) continue;
-      const o: ObservedState = { id: a.id, from: a.agent, to: a.to, text: a.text, timestamp: a.timestamp, at: ctx.now(), source: 'transcript' };
+      const o: ObservedWithText = { id: a.id, from: a.agent, to: a.to, text: a.text, timestamp: a.timestamp, at: ctx.now(), source: 'transcript' };
       if (a.replyTo) o.replyTo = a.replyTo;
       rt.state.observed.set(o.id, o);
       records.push({ t: 'observed', ...o });

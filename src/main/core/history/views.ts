@@ -4,7 +4,7 @@ import type { AnswerSource, DeliveryStatus, ThreadMessage } from '../../../share
 import { LEGACY_SENDER } from '../claude/era.js';
 import { parseFrame } from '../claude/frames.js';
 import { inboxFileStem } from '../claude/paths.js';
-import type { ObservedState, SentState } from '../delivery/journal.js';
+import { keptText, type ObservedState, type SentState } from '../delivery/journal.js';
 import type { TeamRuntime } from '../team-runtime.js';
 
 /** An idle notification's `result` counts as an answer to a message taken up to this long after it was observed. */
@@ -22,8 +22,10 @@ export interface Answer {
 
 /** The `result` of an idle notification (current era): the final text of the member's turn. */
 export function idleResult(o: ObservedState): string | undefined {
-  if (!o.text.includes('idle_notification') || !o.text.includes('"result"')) return undefined;
-  const f = parseFrame(o.text);
+  // (A text left in the journal is never a frame: see textMayStayOnDisk.)
+  const text = o.text;
+  if (text === undefined || !text.includes('idle_notification') || !text.includes('"result"')) return undefined;
+  const f = parseFrame(text);
   const r = f?.type === 'idle_notification' ? f.fields.result : undefined;
   return typeof r === 'string' && r.trim() !== '' ? r : undefined;
 }
@@ -50,10 +52,10 @@ export function answersOf(rt: TeamRuntime, member: string): Answer[] {
   const idle: Answer[] = [];
   for (const o of candidates) {
     if (o.source === 'transcript' || o.source === 'socket') {
-      out.push({ id: o.id, member, text: o.text, time: observedTime(o), source: o.source, observed: o });
-      texts.add(o.text.trim());
+      out.push({ id: o.id, member, text: keptText(o), time: observedTime(o), source: o.source, observed: o });
+      texts.add(keptText(o).trim());
     } else if (rt.era === 'legacy') {
-      if (inboxFileStem(o.to) === LEGACY_SENDER) out.push({ id: o.id, member, text: o.text, time: observedTime(o), source: 'user-inbox', observed: o });
+      if (inboxFileStem(o.to) === LEGACY_SENDER) out.push({ id: o.id, member, text: keptText(o), time: observedTime(o), source: 'user-inbox', observed: o });
     } else if (!rt.transcribed.has(member)) {
       // Only for a member whose transcript Teamdeck cannot read: an idle notification ends a
       // turn but does not say which messages the turn had (Claude takes waiting mail, then
@@ -100,13 +102,14 @@ export function statusOf(rt: TeamRuntime, s: SentState, lastAnswer = latestAnswe
   return s.seenAt !== undefined ? 'seen' : 'taken';
 }
 
-export function observedToThread(rt: TeamRuntime, o: ObservedState): ThreadMessage {
+/** `text`: the message's text when it was read back from the journal (readTexts). */
+export function observedToThread(rt: TeamRuntime, o: ObservedState, text = o.text): ThreadMessage {
   const m: ThreadMessage = {
     id: o.id,
     team: rt.id,
     from: o.from,
     to: o.to,
-    text: o.text,
+    text: text ?? keptText(o),
     timestamp: o.timestamp,
     time: observedTime(o),
     read: false,
@@ -114,7 +117,7 @@ export function observedToThread(rt: TeamRuntime, o: ObservedState): ThreadMessa
   if (o.summary !== undefined) m.summary = o.summary;
   if (o.color !== undefined) m.color = o.color;
   if (o.source) m.source = o.source;
-  const frame = o.source ? undefined : parseFrame(o.text);
+  const frame = o.source ? undefined : parseFrame(m.text);
   if (frame) m.frame = frame;
   return m;
 }
@@ -174,9 +177,12 @@ export function threadOf(rt: TeamRuntime, member: string, stem: string): ThreadM
   return sortByTime(out);
 }
 
-/** Everything the team said, and everything sent to it. */
-export function feedOf(rt: TeamRuntime): ThreadMessage[] {
-  const out: ThreadMessage[] = [...rt.state.observed.values()].map((o) => observedToThread(rt, o));
+/**
+ * Everything the team said, and everything sent to it. `texts`: the texts left in the journal,
+ * read back (readTexts over the team's observed messages).
+ */
+export function feedOf(rt: TeamRuntime, texts: ReadonlyMap<ObservedState, string>): ThreadMessage[] {
+  const out: ThreadMessage[] = [...rt.state.observed.values()].map((o) => observedToThread(rt, o, o.text ?? texts.get(o)));
   const clock = answerClock(rt);
   for (const s of rt.state.sent.values()) out.push(sentToThread(rt, s, clock(s.to)));
   return sortByTime(out);

@@ -5,7 +5,7 @@ import type { SearchDirection } from '../../../shared/contract.js';
 import { LEGACY_SENDER } from '../claude/era.js';
 import { describeFrame, parseFrame } from '../claude/frames.js';
 import { inboxFileStem } from '../claude/paths.js';
-import type { ObservedState, SentState } from '../delivery/journal.js';
+import type { ObservedWithText, SentState } from '../delivery/journal.js';
 import { wellFormed } from './query.js';
 
 export interface IndexRow {
@@ -42,7 +42,7 @@ export function sentRow(team: string, s: Pick<SentState, 'id' | 'to' | 'text' | 
 }
 
 /** A message observed in an inbox, a transcript or the messaging socket; undefined when it has no words. */
-export function observedRow(team: string, o: ObservedState): IndexRow | undefined {
+export function observedRow(team: string, o: ObservedWithText): IndexRow | undefined {
   const time = timeOf(o.timestamp, o.at);
   const base = { team, id: o.id, from: o.from, to: o.to, time };
   if (o.from === LEGACY_SENDER) return { ...base, member: o.to, direction: 'you', text: clean(o.text) };
