@@ -216,8 +216,20 @@ export class TeamDirectory {
     if (!folder && rt.transcripts) this.ctx.schedule('seen');
     this.ctx.delivery.recover(rt);
     await rememberTeam(this, rt);
-    if (rt.state.records > COMPACT_AFTER && rt.journal.segmentRecords > COMPACT_AFTER / 2) await rt.journal.compact(rt.state);
+    if (rt.state.records > COMPACT_AFTER && rt.journal.segmentRecords > COMPACT_AFTER / 2) await this.compactJournal(rt, false);
     return rt;
+  }
+
+  /**
+   * Compacts the team's journal. One that cannot be (a text it cannot read back, a full disk) is
+   * the team's problem, and the journal goes on as it is: nothing of the history is lost by it.
+   */
+  async compactJournal(rt: TeamRuntime, announce: boolean): Promise<void> {
+    try {
+      await rt.journal.compact(rt.state);
+    } catch (e) {
+      this.teamProblem(rt, 'journal-compaction', { kind: 'journal', file: `journal/${rt.id}`, message: (e as Error).message }, announce);
+    }
   }
 
   rebuildMembers(rt: TeamRuntime): void {
@@ -309,3 +321,4 @@ export class TeamDirectory {
       .sort((a, b) => a.id.localeCompare(b.id));
   }
 }
+

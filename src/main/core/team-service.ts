@@ -20,7 +20,7 @@ import { saveInboxMarks } from './history/inbox-marks.js';
 import { journalDirOf } from './history/team-meta.js';
 import { SearchIndex } from './search/search-index.js';
 import { feedOf, threadOf } from './history/views.js';
-import { readTexts } from './delivery/journal-texts.js';
+import { readTextsOf } from './delivery/journal-texts.js';
 import { MemberChannels } from './member-channels.js';
 import { DEFAULT_IDLE_THRESHOLD_MS } from './presence.js';
 import { ReadSchedule } from './read-schedule.js';
@@ -313,14 +313,14 @@ export class TeamService implements TeamServiceApi {
 
   async feed(team: string): Promise<ThreadMessage[]> {
     const rt = await this.resolve(team);
-    return feedOf(rt, await readTexts(rt.journal.dir, rt.state.observed.values()));
+    return feedOf(rt, await readTextsOf(rt.journal.dir, () => rt.state.observed.values()));
   }
 
   /** A member's thread, or the whole team's feed, as a file (the words and format: history/export.ts). */
   async export(req: ExportRequest): Promise<ExportFile> {
     const rt = await this.resolve(req.team);
     const m = req.member === undefined ? undefined : this.memberOf(rt, req.member);
-    const messages = m ? threadOf(rt, m.name, m.inboxName) : feedOf(rt, await readTexts(rt.journal.dir, rt.state.observed.values()));
+    const messages = m ? threadOf(rt, m.name, m.inboxName) : feedOf(rt, await readTextsOf(rt.journal.dir, () => rt.state.observed.values()));
     return buildExport({ team: this.dir.summaryOf(rt), member: m, messages, exportedAt: this.now(), timeZone: req.timeZone }, req.format);
   }
 
@@ -388,3 +388,4 @@ export class TeamService implements TeamServiceApi {
     }
   }
 }
+

@@ -9,11 +9,13 @@ import { MAX_SENDER_NAME, senderNameIssue } from '../../../shared/sender-name.js
 import type { TeamEra } from '../../../shared/types.js';
 import type { TeamConfig } from './config.js';
 import { userInboxEntry, type InboxEntry } from './inbox-writer.js';
+import { LEGACY_SENDER } from './paths.js';
 
 export { DEFAULT_SENDER_NAME, isReservedSender, MAX_SENDER_NAME, RESERVED_SENDERS } from '../../../shared/sender-name.js';
 
-/** The legacy era's name for the human: also the stem of the user's mailbox there. */
-export const LEGACY_SENDER = 'user';
+// The legacy era's name for the human (also the stem of the user's mailbox there): defined with
+// the inbox names, so modules that only need the name need not load this one.
+export { LEGACY_SENDER };
 
 /** Why a sender name cannot be used on current-era teams, or undefined when it can. */
 export function senderNameProblem(name: string): string | undefined {

@@ -6,6 +6,9 @@ export function teamDirName(teamName: string): string {
   return teamName.replace(/[^a-zA-Z0-9]/g, '-').toLowerCase();
 }
 
+/** The legacy era's name for the human: also the stem of the user's mailbox there. */
+export const LEGACY_SENDER = 'user';
+
 /** Claude's inbox file stem for a member: every char outside [a-zA-Z0-9_-] becomes '-'. */
 export function inboxFileStem(memberName: string): string {
   return memberName.replace(/[^a-zA-Z0-9_-]/g, '-');

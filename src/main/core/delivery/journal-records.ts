@@ -2,9 +2,8 @@
 // send order, everything observed), and the rule for folding one record into that state. The
 // journal's files, its appends, syncs and compaction are journal.ts; reading a text left on
 // disk back is journal-texts.ts.
-import { LEGACY_SENDER } from '../claude/era.js';
 import { mayBeFrame } from '../claude/frames.js';
-import { inboxFileStem } from '../claude/paths.js';
+import { inboxFileStem, LEGACY_SENDER } from '../claude/paths.js';
 
 export interface QueuedRecord {
   t: 'queued';
@@ -236,8 +235,8 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string,
     }
     case 'observed': {
       if (!state.observed.has(r.id)) {
-        // One object of one shape for every message (the fields it lacks undefined): a history
-        // of a million messages is a million of these.
+        // Every field set (undefined where the record has none): the messages folded from a
+        // journal, most of a history, share one shape, with no property store of their own.
         const onDisk = ref !== undefined && textMayStayOnDisk(r);
         state.observed.set(r.id, {
           id: r.id,

@@ -34,6 +34,8 @@ describe('observed texts left in the journal', () => {
     observed('to-user', { to: 'user', text: long('an answer for the user') }),
     observed('from-user', { from: 'user', text: long('a question from the user') }),
     observed('transcript', { source: 'transcript', text: long('an answer found in a transcript') }),
+    // A frame behind a BOM and spaces is still a frame (parseFrame reads it): it keeps its text.
+    observed('bom-frame', { text: '\uFEFF  ' + JSON.stringify({ type: 'shutdown_request', reason: long('the work is done') }) }),
   ];
 
   it('keeps only a reference for long plain messages between members, and the text of everything else', async () => {
@@ -43,7 +45,7 @@ describe('observed texts left in the journal', () => {
         expect(state.observed.get(id)!.text).toBeUndefined();
         expect(state.observed.get(id)!.ref).toMatchObject({ seg: 0 });
       }
-      for (const id of ['short', 'frame', 'to-user', 'from-user', 'transcript']) {
+      for (const id of ['short', 'frame', 'to-user', 'from-user', 'transcript', 'bom-frame']) {
         expect(state.observed.get(id)!.text).toBe(records.find((r) => r.id === id)!.text);
         expect(state.observed.get(id)!.ref).toBeUndefined();
       }
@@ -65,6 +67,61 @@ describe('observed texts left in the journal', () => {
     await writeFile(file, ' ' + (await readFile(file, 'utf8')));
     await expect(readTexts(dir, [state.observed.get('plain')!])).rejects.toThrow(JournalError);
     await expect(readTexts(dir, [state.observed.get('plain')!])).rejects.toThrow(/message plain/);
+  });
+
+  it('stay in memory for a segment that is not valid UTF-8 (its decoded lengths are not its bytes)', async () => {
+    const dir = await journalOf(records);
+    const file = join(dir, segName(0));
+    // A stray byte inside the first text: the line still parses, with a replacement character.
+    const bytes = await readFile(file);
+    const at = bytes.indexOf(Buffer.from('проверь'));
+    await writeFile(file, Buffer.concat([bytes.subarray(0, at), Buffer.from([0xff]), bytes.subarray(at)]));
+    const { journal, state } = await Journal.open(dir);
+    try {
+      expect(state.observed.get('plain')!.ref).toBeUndefined();
+      expect(state.observed.get('plain')!.text).toBe(records[1]!.text);
+      expect((await readTexts(dir, state.observed.values())).size).toBe(0);
+    } finally {
+      await journal.close();
+    }
+  });
+
+  it('read back from a last line the engine repaired (its newline was missing), and from a later segment', async () => {
+    const dir = await journalOf(records);
+    const file = join(dir, segName(0));
+    const whole = await readFile(file, 'utf8');
+    await writeFile(file, whole.slice(0, -1));
+    const first = await Journal.open(dir);
+    const texts = await readTexts(dir, first.state.observed.values());
+    expect(texts.get(first.state.observed.get('plain')!)).toBe(records[1]!.text);
+    await first.journal.compact(first.state);
+    const later = observed('later', { text: long('written after the compaction') });
+    await first.journal.append(later);
+    await first.journal.close();
+    const again = await Journal.open(dir);
+    try {
+      const o = again.state.observed.get('later')!;
+      expect(o.ref).toMatchObject({ seg: 1 });
+      expect((await readTexts(dir, [o])).get(o)).toBe(later.text);
+    } finally {
+      await again.journal.close();
+    }
+  });
+
+  it('a compaction that cannot read them back changes nothing, says why, and is not tried again', async () => {
+    const dir = await journalOf(records);
+    const { journal, state } = await Journal.open(dir);
+    const file = join(dir, segName(0));
+    await writeFile(file, ' ' + (await readFile(file, 'utf8')));
+    try {
+      await expect(journal.compact(state)).rejects.toThrow(/not compacted: .*message cyrillic|not compacted: .*message plain/);
+      expect(await readdir(dir)).toEqual([segName(0)]);
+      await expect(journal.compact(state)).resolves.toBeUndefined();
+      expect(await readdir(dir)).toEqual([segName(0)]);
+      expect(state.observed.get('plain')!.ref).toBeDefined();
+    } finally {
+      await journal.close();
+    }
   });
 
   it('are taken into memory when the journal is compacted, and the snapshot holds them', async () => {

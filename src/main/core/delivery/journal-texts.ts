@@ -56,6 +56,19 @@ export async function readTexts(dir: string, list: Iterable<ObservedState>): Pro
   return out;
 }
 
+/**
+ * readTexts over what `observed` yields now, tried twice: a compaction that ran meanwhile took
+ * the texts into memory (new objects, in the state `observed` reads) and removed the segment
+ * they were being read from; the second pass finds them there.
+ */
+export async function readTextsOf(dir: string, observed: () => Iterable<ObservedState>): Promise<Map<ObservedState, string>> {
+  try {
+    return await readTexts(dir, observed());
+  } catch {
+    return readTexts(dir, observed());
+  }
+}
+
 function textOfLine(line: string, o: ObservedState, file: string): string {
   let rec: { t?: unknown; id?: unknown; text?: unknown };
   try {

@@ -5,10 +5,10 @@
 import { open, readdir, readFile, mkdir, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSync } from 'node:fs';
-import { isAscii } from 'node:buffer';
+import { isAscii, isUtf8 } from 'node:buffer';
 import { writeFileAtomic, folderSyncsInFlight, fsyncDir, SYNC_WRITE_MAX } from './atomic-write.js';
 import { SEG, SNAP, segName, snapName } from './journal-files.js';
-import { applyRecord, emptyState, isRecord, JournalError, keptText, type FoldedState, type JournalRecord, type ObservedWithText, type SentState } from './journal-records.js';
+import { applyRecord, emptyState, isRecord, JournalError, keptText, type FoldedState, type JournalRecord, type ObservedState, type ObservedWithText, type SentState } from './journal-records.js';
 import { readTexts } from './journal-texts.js';
 
 // The record types and the folding rule are imported from here, as they always were.
@@ -67,6 +67,8 @@ export class Journal {
   private closed = false;
   /** Records in the current segment, to decide when to compact. */
   segmentRecords: number;
+  /** Why compaction gave up in this run (a text it could not read back), once it has. */
+  private compactRefused: string | undefined;
 
   private constructor(
     readonly dir: string,
@@ -224,6 +226,9 @@ export class Journal {
    * plus segments that fold to the same state.
    */
   async compact(state: FoldedState): Promise<void> {
+    // One that could not read its texts back is not tried again in this run (each try would read
+    // the whole segment again); the journal goes on in its current segment.
+    if (this.compactRefused !== undefined) return;
     await this.drain();
     while (this.flushing) await this.drain();
     // Hold new appends in the queue until the new segment is in place: one written to the old
@@ -233,7 +238,14 @@ export class Journal {
     try {
       // The texts left in the segments about to go are taken into memory: the snapshot holds
       // them, and the references into those segments would lead nowhere.
-      for (const [o, text] of await readTexts(this.dir, state.observed.values())) {
+      let texts: Map<ObservedState, string>;
+      try {
+        texts = await readTexts(this.dir, state.observed.values());
+      } catch (e) {
+        this.compactRefused = (e as Error).message;
+        throw new JournalError(`not compacted: ${this.compactRefused}`);
+      }
+      for (const [o, text] of texts) {
         const { ref: _ref, ...rest } = o;
         state.observed.set(o.id, { ...rest, text });
       }
@@ -253,7 +265,11 @@ export class Journal {
       records: state.records,
       sent: [...state.sent.values()],
       // Every text in memory by now (compact read back those left in the segments).
-      observed: [...state.observed.values()].map((o) => (o.text !== undefined && !o.ref ? (o as ObservedWithText) : { ...o, text: keptText(o) })),
+      observed: [...state.observed.values()].map((o): ObservedWithText => {
+        if (o.text !== undefined && !o.ref) return o as ObservedWithText;
+        const { ref: _ref, ...rest } = o;
+        return { ...rest, text: keptText(o) };
+      }),
     };
     const newFh = await open(join(this.dir, segName(next)), 'a');
     await writeFileAtomic(join(this.dir, snapName(next)), JSON.stringify(snap));
@@ -318,10 +334,14 @@ async function foldSegment(file: string, seg: number, state: FoldedState, isLast
       repair = () => truncate(file, cut);
     }
   }
-  const text = buf.subarray(0, end).toString('utf8');
-  // Each line's byte offset is where an observed text can be read back (journal-texts.ts). The
-  // engine writes UTF-8 from JSON.stringify, so characters and bytes agree where it is ASCII.
-  const ascii = isAscii(buf.subarray(0, end));
+  const whole = buf.subarray(0, end);
+  const text = whole.toString('utf8');
+  // Each line's byte offset is where an observed text can be read back (journal-texts.ts): the
+  // character count where the segment is ASCII, else each line's UTF-8 length. A segment that is
+  // not valid UTF-8 (damaged, or not written by this engine) decodes with replacement characters
+  // whose lengths are not the file's: its texts all stay in memory, as they always did.
+  const ascii = isAscii(whole);
+  const offsets = ascii || isUtf8(whole);
   let off = 0;
   let lineNo = 0;
   let records = 0;
@@ -343,7 +363,7 @@ async function foldSegment(file: string, seg: number, state: FoldedState, isLast
       throw new JournalError(`${file}:${lineNo}: malformed journal line (${(e as Error).message})`);
     }
     if (!isRecord(rec)) throw new JournalError(`${file}:${lineNo}: not a journal record`);
-    applyRecord(state, rec, `${file}:${lineNo}`, rec.t === 'observed' ? { seg, off: lineOff, len } : undefined);
+    applyRecord(state, rec, `${file}:${lineNo}`, offsets && rec.t === 'observed' ? { seg, off: lineOff, len } : undefined);
     records++;
   }
   await repair?.();

@@ -93,7 +93,7 @@ export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: st
   // The target's inbox changed: a queue waiting on it may get through now.
   rt.outboxes.get(inboxFileStem(owner))?.kick();
   if (records.some((x) => x.t === 'consumed')) ctx.scheduleSeenPoll();
-  if (rt.journal.segmentRecords > COMPACT_AFTER) await rt.journal.compact(rt.state);
+  if (rt.journal.segmentRecords > COMPACT_AFTER) await dir.compactJournal(rt, true);
 }
 
 /** A huge inbox, or one with entries that are not messages, is a problem of the team's; else its problem is gone. */

@@ -103,7 +103,7 @@ export function statusOf(rt: TeamRuntime, s: SentState, lastAnswer = latestAnswe
 }
 
 /** `text`: the message's text when it was read back from the journal (readTexts). */
-export function observedToThread(rt: TeamRuntime, o: ObservedState, text = o.text): ThreadMessage {
+export function observedToThread(rt: TeamRuntime, o: ObservedState, text?: string): ThreadMessage {
   const m: ThreadMessage = {
     id: o.id,
     team: rt.id,
