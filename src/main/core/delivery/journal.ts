@@ -5,7 +5,6 @@
 import { open, readdir, readFile, mkdir, rm, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeSync } from 'node:fs';
-import { isAscii, isUtf8 } from 'node:buffer';
 import { writeFileAtomic, folderSyncsInFlight, fsyncDir, SYNC_WRITE_MAX } from './atomic-write.js';
 import { SEG, SNAP, segName, snapName } from './journal-files.js';
 import { applyRecord, emptyState, isRecord, JournalError, keptText, type FoldedState, type JournalRecord, type ObservedState, type ObservedWithText, type SentState } from './journal-records.js';
@@ -334,25 +333,19 @@ async function foldSegment(file: string, seg: number, state: FoldedState, isLast
       repair = () => truncate(file, cut);
     }
   }
-  const whole = buf.subarray(0, end);
-  const text = whole.toString('utf8');
-  // Each line's byte offset is where an observed text can be read back (journal-texts.ts): the
-  // character count where the segment is ASCII, else each line's UTF-8 length. A segment that is
-  // not valid UTF-8 (damaged, or not written by this engine) decodes with replacement characters
-  // whose lengths are not the file's: its texts all stay in memory, as they always did.
-  const ascii = isAscii(whole);
-  const offsets = ascii || isUtf8(whole);
-  let off = 0;
+  // Line by line from the bytes: each line's offset and length in the file are where an
+  // observed text can be read back (journal-texts.ts), whatever the bytes hold; and no string the
+  // size of the segment is made (one would go straight to V8's old space and stay there, as
+  // garbage, until a full collection).
   let lineNo = 0;
   let records = 0;
   let start = 0;
-  while (start < text.length) {
-    let nl = text.indexOf('\n', start);
-    if (nl === -1) nl = text.length;
-    const line = text.slice(start, nl);
-    const len = ascii ? line.length : Buffer.byteLength(line);
-    const lineOff = off;
-    off += len + 1;
+  while (start < end) {
+    let nl = buf.indexOf(0x0a, start);
+    if (nl === -1 || nl > end) nl = end;
+    const off = start;
+    const len = nl - off;
+    const line = buf.toString('utf8', off, nl);
     start = nl + 1;
     lineNo++;
     if (line.trim() === '') continue;
@@ -363,7 +356,7 @@ async function foldSegment(file: string, seg: number, state: FoldedState, isLast
       throw new JournalError(`${file}:${lineNo}: malformed journal line (${(e as Error).message})`);
     }
     if (!isRecord(rec)) throw new JournalError(`${file}:${lineNo}: not a journal record`);
-    applyRecord(state, rec, `${file}:${lineNo}`, offsets && rec.t === 'observed' ? { seg, off: lineOff, len } : undefined);
+    applyRecord(state, rec, `${file}:${lineNo}`, rec.t === 'observed' ? { seg, off, len } : undefined);
     records++;
   }
   await repair?.();
