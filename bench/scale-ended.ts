@@ -13,6 +13,7 @@ import { coldStart, openThread } from './scale.js';
 import { summarize, type Row } from './stats.js';
 
 const ENDED = 500;
+const ENDED_MESSAGES = 2_000;
 /** Cold starts per case (first run, restart, floor): the row is their median. */
 const COLD_RUNS = 3;
 
@@ -24,7 +25,6 @@ function medianStart(runs: Array<{ paint: number; ready: number }>): { paint: nu
   const paints = runs.map((r) => r.paint);
   return { paint: summarize(paints).median, ready: summarize(runs.map((r) => r.ready)).median, range: `${Math.min(...paints).toFixed(0)}-${Math.max(...paints).toFixed(0)} ms` };
 }
-const ENDED_MESSAGES = 2_000;
 
 /** Picks the team in the switcher -> the first roster row of it in the DOM, and the frame that painted it. */
 const OPEN_TEAM = (id: string) => `new Promise((resolve) => {

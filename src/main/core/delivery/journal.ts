@@ -263,12 +263,7 @@ export class Journal {
       nextSegment: next,
       records: state.records,
       sent: [...state.sent.values()],
-      // Every text in memory by now (compact read back those left in the segments).
-      observed: [...state.observed.values()].map((o): ObservedWithText => {
-        if (o.text !== undefined && !o.ref) return o as ObservedWithText;
-        const { ref: _ref, ...rest } = o;
-        return { ...rest, text: keptText(o) };
-      }),
+      observed: [...state.observed.values()].map(withText),
     };
     const newFh = await open(join(this.dir, segName(next)), 'a');
     await writeFileAtomic(join(this.dir, snapName(next)), JSON.stringify(snap));
@@ -290,6 +285,12 @@ export class Journal {
     this.closed = true;
     await this.fh.close();
   }
+}
+
+/** compact() took every text left in the segments into memory; keptText throws for one it missed. */
+function withText(o: ObservedState): ObservedWithText {
+  keptText(o);
+  return o as ObservedWithText;
 }
 
 /** Lines now in the file: the early ones are answered (the rest after the fdatasync). */

@@ -108,8 +108,8 @@ export function dayLabel(t: number, now: number, locale?: string): string {
 export function pointInTime(t: number, now: number, locale?: string): string {
   if (!t) return '';
   // The answer changes only with the calendar day of `now`: the team switcher asks it for every
-  // ended team on every store change (hundreds of teams, one clock tick a second), and two
-  // Intl formats each were most of the page's first render.
+  // ended team on every store change (hundreds of teams, one clock tick a second), two Intl
+  // formats each time.
   const day = startOfDay(now);
   if (day !== pointDay) {
     points.clear();
