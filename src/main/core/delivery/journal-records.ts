@@ -128,7 +128,11 @@ export function keptText(o: ObservedState): string {
 /** Texts shorter than this stay in memory: the reference would cost about as much. */
 export const TEXT_LEFT_ON_DISK_FROM = 64;
 
-/** Whether an observed record's text may stay in the journal only (see ObservedState). */
+/**
+ * Whether an observed record's text may stay in the journal only (see ObservedState): never for
+ * what history/views.ts isAnswerCandidate would take as an answer, nor for a message from the
+ * user. The two rules must change together (this module cannot call that one: it is a layer up).
+ */
 export function textMayStayOnDisk(r: Pick<ObservedRecord, 'from' | 'to' | 'text' | 'source'>): boolean {
   return r.text.length >= TEXT_LEFT_ON_DISK_FROM && r.source === undefined && r.from !== LEGACY_SENDER && inboxFileStem(r.to) !== LEGACY_SENDER && !mayBeFrame(r.text);
 }

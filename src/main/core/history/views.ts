@@ -71,7 +71,11 @@ export function answersOf(rt: TeamRuntime, member: string): Answer[] {
   return out.sort((a, b) => a.time - b.time);
 }
 
-/** Whether an observed message may be a member's answer to Teamdeck (indexed per member as it is seen). */
+/**
+ * Whether an observed message may be a member's answer to Teamdeck (indexed per member as it is
+ * seen). Its text must be in memory: textMayStayOnDisk (delivery/journal-records.ts) keeps every
+ * such text, and the two rules must change together.
+ */
 export function isAnswerCandidate(o: ObservedState): boolean {
   return o.source === 'transcript' || o.source === 'socket' || inboxFileStem(o.to) === LEGACY_SENDER || idleResult(o) !== undefined;
 }
