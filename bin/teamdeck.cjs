@@ -19,6 +19,8 @@ const vm = require('node:vm');
 const BUNDLE = join(__dirname, '..', 'out', 'cli', 'teamdeck.cjs');
 // (TEAMDECK_CLI_CACHE_DIR: elsewhere, for tests that must not share the checkout's caches.)
 const CACHE_DIR = process.env.TEAMDECK_CLI_CACHE_DIR || join(dirname(BUNDLE), 'cache');
+/** Emitted on `process` by the bundle just before it changes a V8 flag (V8_FLAGS_EVENT in index-db.ts). */
+const V8_FLAGS_EVENT = 'teamdeck:v8-flags';
 /** The bundle's first line names its build (scripts/build-cli.mjs, BUILD_ID_PREFIX). */
 const BUILD_ID = /^\/\/ teamdeck-cli build ([0-9a-f]+)\n/;
 
@@ -74,13 +76,26 @@ async function run() {
   }
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE, cachedData });
   const cli = { exports: {} };
+  let saved = false;
+  const save = () => {
+    if (saved || !cacheFile || !cli.exports.COMMANDS?.has(argv[0]) || !(cachedData === undefined || script.cachedDataRejected)) return;
+    saved = true;
+    saveCache(script, cacheFile);
+  };
+  // V8 stamps a code cache with the flags in force, and a start (which runs with the defaults)
+  // rejects one stamped otherwise. The bundle says when it is about to change a flag (the search
+  // index's SQLite, src/main/core/search/index-db.ts): the cache is written then, or not at all.
+  let flagsChanged = false;
+  process.once(V8_FLAGS_EVENT, () => {
+    save();
+    flagsChanged = true;
+  });
   script.runInThisContext()(cli.exports, createRequire(BUNDLE), cli, BUNDLE, dirname(BUNDLE));
   process.exitCode = await cli.exports.main(argv);
   // Only after a run that did its work: the cache holds what the run compiled, and one written by
   // a run that stopped at an error (no such team) held half of it and was kept for good, which
   // made every later start of that command some 15% slower.
-  const ok = process.exitCode === 0;
-  if (ok && cacheFile && cli.exports.COMMANDS?.has(argv[0]) && (cachedData === undefined || script.cachedDataRejected)) saveCache(script, cacheFile);
+  if (process.exitCode === 0 && !flagsChanged) save();
 }
 
 run().catch((e) => {

@@ -89,5 +89,24 @@ describe('the code cache of a command', () => {
     expect(listed.code, listed.stderr).toBe(0);
     expect((await readdir(cache)).filter((n) => n.startsWith('teams-') && n.endsWith('.v8'))).toHaveLength(1);
   });
+
+  it('written by a run that loaded SQLite (which changes a V8 flag), is still one the next start accepts', async () => {
+    const cache = join(dir, 'cache');
+    const env = { ...cliEnv(['NODE_OPTIONS']), TEAMDECK_CLI_CACHE_DIR: cache };
+    const teams = join(dir, 'teams');
+    await mkdir(teams);
+    const searched = await runCli(['search', 'anything', '--json', '--teams-dir', teams, '--state-dir', join(dir, 'state')], { bin: PACKAGE_BIN, env });
+    expect(searched.code, searched.stderr).toBe(0);
+    const [file] = (await readdir(cache)).filter((n) => n.startsWith('search-') && n.endsWith('.v8'));
+    expect(file).toBeDefined();
+    // A fresh process, with V8's default flags as every start has: the same script bin/teamdeck.cjs compiles.
+    const bundle = fileURLToPath(new URL('../../out/cli/teamdeck.cjs', import.meta.url));
+    const check = `const fs = require('node:fs'), vm = require('node:vm');
+      const src = fs.readFileSync(${JSON.stringify(bundle)}, 'latin1');
+      const s = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + src + '\\n})', { filename: ${JSON.stringify(bundle)}, cachedData: fs.readFileSync(${JSON.stringify(join(cache, file!))}) });
+      process.stdout.write(String(s.cachedDataRejected));`;
+    const { execFileSync } = await import('node:child_process');
+    expect(execFileSync(process.execPath, ['-e', check], { encoding: 'utf8', env: cliEnv(['NODE_OPTIONS']) })).toBe('false');
+  });
 });
 
