@@ -145,6 +145,11 @@ export class ApiHandlers {
     return () => this.listeners.delete(listener);
   }
 
+  /** The team the window opens first is read ahead, while its page loads (see TeamServiceApi.prepare). */
+  prepare(team: string): void {
+    this.service.prepare?.(team);
+  }
+
   /** Validates an untrusted call and runs it; never throws. */
   async dispatch(name: unknown, args: unknown): Promise<Result<unknown>> {
     const v = validateCall(name, args);

@@ -74,6 +74,11 @@ export interface TeamServiceApi {
   stop(): Promise<void>;
   listTeams(): Promise<TeamSummary[]>;
   roster(team: string): Promise<RosterEntry[]>;
+  /**
+   * Starts reading the team now, for a roster asked for soon (the window's first), without
+   * counting as that roster given (which starts the other teams' reading). Never throws.
+   */
+  prepare?(team: string): void;
   /** Messages between the user and `member` (both directions), oldest first, with delivery state on sent ones. */
   thread(team: string, member: string): Promise<ThreadMessage[]>;
   /** Every message of the team, oldest first. */

@@ -213,6 +213,35 @@ describe('TeamService with openInBackground', () => {
     await until(() => messages.includes('to a watched inbox'), 5_000);
   });
 
+  it('reads a team ahead when asked to prepare it (the first one the window shows), and a name that is no team is no error', async () => {
+    for (const name of ['alpha', 'beta']) {
+      await writeTeam(t.root, name, ['researcher'], {
+        inboxes: { user: [{ from: 'researcher', text: `from ${name}`, timestamp: new Date(1_767_000_000_000).toISOString(), read: false }] },
+      });
+    }
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, openInBackground: true });
+    t.svc.prepare('alpha');
+    await t.svc.start();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      t.svc.prepare('no-such-team');
+      t.svc.prepare('alpha');
+      // The team's journal is written by that read, before any call asked for the team, and
+      // before the other teams' reading (1.5 s after start without a roster) wrote beta's.
+      const journaled = () => readdir(join(t.stateDir, 'journal')).catch(() => [] as string[]);
+      await until(async () => (await journaled()).includes('alpha'), 1_400);
+      expect(await journaled()).not.toContain('beta');
+      expect(await t.svc.roster('alpha')).toHaveLength(2);
+      expect((await t.svc.thread('alpha', 'researcher')).map((m) => m.text)).toEqual(['from alpha']);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('stops cleanly while teams are still being read', async () => {
     for (const name of ['alpha', 'beta']) await writeTeam(t.root, name, ['researcher']);
     const s = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, openInBackground: true });

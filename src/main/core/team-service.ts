@@ -298,6 +298,10 @@ export class TeamService implements TeamServiceApi {
     return this.memberChannels.decorate(this.dir.summaries());
   }
 
+  prepare(team: string): void {
+    if (this.started && !this.stopping) this.resolve(team).catch(() => {});
+  }
+
   async roster(team: string): Promise<RosterEntry[]> {
     const rt = await this.resolve(team);
     // The window has its first roster: the other teams are read shortly.

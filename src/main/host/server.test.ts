@@ -406,6 +406,7 @@ describe("the page's start-up data", () => {
       if (name === 'getRoster') return { ok: true, value: [{ name: EVIL }] };
       return { ok: false, error: { code: 'invalid', message: 'unknown call' } };
     };
+    h.prepare = (team) => h.calls.push({ name: 'prepare', args: [team] });
     return h;
   }
 
@@ -465,13 +466,18 @@ describe("the page's start-up data", () => {
     const { head, whole } = await page(h.port, `/?${q}`);
     expect(head).toContain('<script type="module" crossorigin src="./assets/app.js">');
     await new Promise((r) => setTimeout(r, 50));
-    // The roster (which starts the engine's background work) waits for the page's own files.
-    expect(handlers.calls.map((c) => c.name)).toEqual(['getSnapshot']);
+    // The first team is read ahead at once; its roster (which starts the engine's background
+    // work) waits for the page's own files.
+    expect(handlers.calls).toEqual([
+      { name: 'getSnapshot', args: [] },
+      { name: 'prepare', args: ['alpha'] },
+    ]);
     expect((await get(h.port, `/assets/app.js?${q}`)).status).toBe(200);
     expect((await get(h.port, `/assets/app.css?${q}`)).status).toBe(200);
     const html = await whole;
     expect(handlers.calls).toEqual([
       { name: 'getSnapshot', args: [] },
+      { name: 'prepare', args: ['alpha'] },
       { name: 'getRoster', args: ['alpha'] },
     ]);
     // Nothing in the data can end the element: the member's name stays text.

@@ -17,14 +17,17 @@
 // have to allow. The events emitted from that snapshot on are kept for the page under the
 // boot's id and sent first on the socket that names it (`/ws?boot=<id>`), so none is lost
 // between the snapshot and the socket; when they were not all kept the socket says `resync`.
-// The roster is asked for once the page's script and style have gone out (or BOOT_ASSETS_MS
-// after the head): giving the window its first roster starts the engine's background work (the
-// other teams read, the search index opened), which holds this event loop for a while, and the
-// page must not wait behind it for its own files.
+// That team is read from the moment the head goes out, while the browser loads the page (on a
+// first run, 5,000 messages read from inboxes into the journal took some 300 ms, which the page
+// waited for after its files had gone out). Its roster is asked for once the page's script and
+// style have gone out (or BOOT_ASSETS_MS after the head): giving the window its first roster
+// starts the engine's background work (the other teams read, the search index opened), which
+// holds this event loop for a while, and the page must not wait behind it for its own files.
+// Those files go out in one write each, so a loop busy with the first team delays them once,
+// not at every 64 KB of a stream.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
@@ -57,6 +60,8 @@ export interface HostHandlers {
   /** Validates and runs one untrusted call; never throws. */
   dispatch(name: unknown, args: unknown): Promise<Result<unknown>>;
   onEvent(listener: (event: AppEvent) => void): () => void;
+  /** Starts reading the team the page opens first, before its roster is asked for. */
+  prepare?(team: string): void;
 }
 
 export interface HostOptions {
@@ -330,7 +335,10 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
         return undefined;
       }
       const team = firstTeam(snap.value.teams);
-      if (team !== undefined) await Promise.race([assetsSent(assets, BOOT_ASSETS_MS), late]);
+      if (team !== undefined) {
+        opts.handlers.prepare?.(team);
+        await Promise.race([assetsSent(assets, BOOT_ASSETS_MS), late]);
+      }
       const roster = team === undefined ? undefined : await ask<RosterEntry[]>('getRoster', [team]);
       return { id, snapshot: snap.value, ...(team !== undefined && roster !== undefined && roster !== 'late' && roster.ok ? { roster: { team, entries: roster.value } } : {}) };
     } finally {
@@ -384,18 +392,16 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     const file = await resolveStatic(rootReal, url.pathname);
     if (!file) return sendText(res, 404, { ...headers, ...extra }, 'not found');
     if (file === join(rootReal, 'index.html')) return sendIndex(res, { ...headers, ...extra }, file);
-    const st = await stat(file);
-    res.writeHead(200, {
-      ...headers,
-      ...extra,
-      'Content-Type': CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-      'Content-Length': String(st.size),
-    });
-    if (req.method === 'HEAD') return void res.end();
+    const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+    if (req.method === 'HEAD') {
+      res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String((await stat(file)).size) });
+      return void res.end();
+    }
+    // The renderer's files are at most a few hundred KB: one read, one write (see the top of the file).
+    const body = await readFile(file);
+    res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String(body.length) });
     res.once('finish', () => noteSent(url.pathname));
-    const stream = createReadStream(file);
-    stream.on('error', () => res.destroy());
-    stream.pipe(res);
+    res.end(body);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_PAYLOAD });
