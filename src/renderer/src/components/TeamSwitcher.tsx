@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { useActions, useDeck } from '../state/context';
 import { pointInTime } from '../lib/time';
@@ -21,6 +21,30 @@ function terminalLabel(t: TerminalInfo, now: number): string {
   return `${t.title} · ${t.state}`;
 }
 
+/** How long after the window's first frame the Ended group is filled in. */
+const ENDED_AFTER_MS = 250;
+
+/**
+ * False for the window's first frame and a moment after, then true: the Ended group (hundreds
+ * of options, each with a date formatted, and a select whose options Blink lays out one by one)
+ * comes after the first paint, which does not wait for it. A profile of the scale fixture's
+ * start had them at about 150 ms of the page's main thread before the first roster row was
+ * painted. Not at the very next task: the first frame's own follow-up work (the socket's first
+ * answers) goes first.
+ */
+function usePastFirstPaint(): boolean {
+  const [past, setPast] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setPast(true), ENDED_AFTER_MS)));
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, []);
+  return past;
+}
+
 /**
  * Running teams first; ended ones (still browsable) in their own group below, newest first, with
  * when they ended; then the terminals Teamdeck hosts (running and exited), so a lead whose team
@@ -28,6 +52,7 @@ function terminalLabel(t: TerminalInfo, now: number): string {
  */
 export function TeamSwitcher() {
   const { openTeam, openTerminal } = useActions();
+  const allEnded = usePastFirstPaint();
   const selected = useDeck((s) => (s.view === 'terminal' && s.openTerminal ? `${TERMINAL_OPTION}${s.openTerminal}` : (s.selectedTeam ?? '')));
   // Rows as strings, so the selector stays shallow-comparable while the clock ticks.
   const keys = useDeck(
@@ -39,7 +64,8 @@ export function TeamSwitcher() {
       };
       return [
         ...running.map((t) => ['r', t.id, `${t.name}${unread(t.id)}`].join(SEP)),
-        ...ended.map((t) => ['e', t.id, `${t.name} · ${endedWhen(t, s.now)}${unread(t.id)}`].join(SEP)),
+        // Before the first paint, only the ended team on screen (the select must hold its value).
+        ...(allEnded ? ended : ended.filter((t) => t.id === s.selectedTeam)).map((t) => ['e', t.id, `${t.name} · ${endedWhen(t, s.now)}${unread(t.id)}`].join(SEP)),
         ...sortTerminals(s.terminals).map((t) => ['t', `${TERMINAL_OPTION}${t.id}`, terminalLabel(t, s.now)].join(SEP)),
       ];
     }),
