@@ -93,8 +93,10 @@ export async function startHost(teamsDir: string, stateDir: string, extraArgs: s
   // BENCH_HOST_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof" profiles the host process.
   const nodeArgs = (process.env.BENCH_HOST_NODE_ARGS ?? '').split(' ').filter(Boolean);
   // The package's bin (package.json), which `teamdeck` and `npx teamdeck` run: bin/teamdeck.mjs,
-  // the path scripts use, adds Node's ES module loader (some 20-30 ms) to every start.
-  const proc = spawn(process.execPath, [...nodeArgs, join(repo, 'bin', 'teamdeck.cjs'), 'serve', '--json', '--teams-dir', teamsDir, '--state-dir', stateDir, ...extraArgs], {
+  // the path scripts use, adds Node's ES module loader (some 20-30 ms) to every start. (An old
+  // checkout, to compare with, may have only that one.)
+  const bin = existsSync(join(repo, 'bin', 'teamdeck.cjs')) ? 'teamdeck.cjs' : 'teamdeck.mjs';
+  const proc = spawn(process.execPath, [...nodeArgs, join(repo, 'bin', bin), 'serve', '--json', '--teams-dir', teamsDir, '--state-dir', stateDir, ...extraArgs], {
     cwd: repo,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -19,7 +19,7 @@ const vm = require('node:vm');
 const BUNDLE = join(__dirname, '..', 'out', 'cli', 'teamdeck.cjs');
 // (TEAMDECK_CLI_CACHE_DIR: elsewhere, for tests that must not share the checkout's caches.)
 const CACHE_DIR = process.env.TEAMDECK_CLI_CACHE_DIR || join(dirname(BUNDLE), 'cache');
-/** Emitted on `process` by the bundle just before it changes a V8 flag (V8_FLAGS_EVENT in index-db.ts). */
+/** Emitted on `process` by the bundle just before it changes a V8 flag (V8_FLAGS_EVENT in src/main/core/v8-flags.ts). */
 const V8_FLAGS_EVENT = 'teamdeck:v8-flags';
 /** The bundle's first line names its build (scripts/build-cli.mjs, BUILD_ID_PREFIX). */
 const BUILD_ID = /^\/\/ teamdeck-cli build ([0-9a-f]+)\n/;
@@ -53,11 +53,11 @@ function cacheFor(source, word) {
   return id && /^[a-z][a-z-]{0,30}$/.test(word) ? join(CACHE_DIR, `${word}-${id}.v8`) : undefined;
 }
 
-function saveCache(script, file) {
+function saveCache(data, file) {
   try {
     mkdirSync(CACHE_DIR, { recursive: true });
     const tmp = `${file}.tmp.${process.pid}`;
-    writeFileSync(tmp, script.createCachedData());
+    writeFileSync(tmp, data);
     renameSync(tmp, file);
   } catch {
     // A read-only checkout: the command still works, only without the cache.
@@ -76,26 +76,23 @@ async function run() {
   }
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: BUNDLE, cachedData });
   const cli = { exports: {} };
-  let saved = false;
-  const save = () => {
-    if (saved || !cacheFile || !cli.exports.COMMANDS?.has(argv[0]) || !(cachedData === undefined || script.cachedDataRejected)) return;
-    saved = true;
-    saveCache(script, cacheFile);
-  };
   // V8 stamps a code cache with the flags in force, and a start (which runs with the defaults)
   // rejects one stamped otherwise. The bundle says when it is about to change a flag (the search
-  // index's SQLite, src/main/core/search/index-db.ts): the cache is written then, or not at all.
-  let flagsChanged = false;
+  // index's SQLite, src/main/core/v8-flags.ts): the cache is taken then, in memory, and written
+  // at exit like any other. It holds what the command compiled up to that moment.
+  let taken;
   process.once(V8_FLAGS_EVENT, () => {
-    save();
-    flagsChanged = true;
+    taken = script.createCachedData();
   });
   script.runInThisContext()(cli.exports, createRequire(BUNDLE), cli, BUNDLE, dirname(BUNDLE));
   process.exitCode = await cli.exports.main(argv);
   // Only after a run that did its work: the cache holds what the run compiled, and one written by
   // a run that stopped at an error (no such team) held half of it and was kept for good, which
   // made every later start of that command some 15% slower.
-  if (process.exitCode === 0 && !flagsChanged) save();
+  const ok = process.exitCode === 0;
+  if (ok && cacheFile && cli.exports.COMMANDS?.has(argv[0]) && (cachedData === undefined || script.cachedDataRejected)) {
+    saveCache(taken ?? script.createCachedData(), cacheFile);
+  }
 }
 
 run().catch((e) => {

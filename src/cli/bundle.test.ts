@@ -3,6 +3,7 @@
 // every command in the registry loads under its own name. The package's bin (bin/teamdeck.cjs)
 // and the path scripts and tests use (bin/teamdeck.mjs) are the same command.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +98,8 @@ describe('the code cache of a command', () => {
     await mkdir(teams);
     const searched = await runCli(['search', 'anything', '--json', '--teams-dir', teams, '--state-dir', join(dir, 'state')], { bin: PACKAGE_BIN, env });
     expect(searched.code, searched.stderr).toBe(0);
+    // SQLite was loaded: the index is there.
+    expect(await readdir(join(dir, 'state', 'search'))).toContain('index.sqlite');
     const [file] = (await readdir(cache)).filter((n) => n.startsWith('search-') && n.endsWith('.v8'));
     expect(file).toBeDefined();
     // A fresh process, with V8's default flags as every start has: the same script bin/teamdeck.cjs compiles.
@@ -105,7 +108,6 @@ describe('the code cache of a command', () => {
       const src = fs.readFileSync(${JSON.stringify(bundle)}, 'latin1');
       const s = new vm.Script('(function (exports, require, module, __filename, __dirname) {' + src + '\\n})', { filename: ${JSON.stringify(bundle)}, cachedData: fs.readFileSync(${JSON.stringify(join(cache, file!))}) });
       process.stdout.write(String(s.cachedDataRejected));`;
-    const { execFileSync } = await import('node:child_process');
     expect(execFileSync(process.execPath, ['-e', check], { encoding: 'utf8', env: cliEnv(['NODE_OPTIONS']) })).toBe('false');
   });
 });

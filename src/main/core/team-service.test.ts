@@ -242,6 +242,24 @@ describe('TeamService with openInBackground', () => {
     }
   });
 
+  it('stops cleanly while a team is still being read ahead, its journal closed after that read', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher'], {
+      inboxes: { user: Array.from({ length: 2_000 }, (_, i) => ({ from: 'researcher', text: `answer ${i}`, timestamp: new Date(1_767_000_000_000 + i * 1000).toISOString(), read: false })) },
+    });
+    const s = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, openInBackground: true });
+    await s.start();
+    s.prepare('alpha');
+    await s.stop();
+    // stop() waited for that read: its 2,000 messages are in the journal when it returns.
+    const dir = join(t.stateDir, 'journal', 'alpha');
+    const segs = (await readdir(dir)).filter((n) => n.startsWith('seg-'));
+    const lines = (await Promise.all(segs.map((n) => readFile(join(dir, n), 'utf8')))).join('').split('\n');
+    expect(lines.filter((l) => l.includes('"answer ')).length).toBe(2_000);
+    t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await t.svc.start();
+    expect(await t.svc.thread('alpha', 'researcher')).toHaveLength(2_000);
+  });
+
   it('stops cleanly while teams are still being read', async () => {
     for (const name of ['alpha', 'beta']) await writeTeam(t.root, name, ['researcher']);
     const s = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false, openInBackground: true });

@@ -56,6 +56,8 @@ export class TeamService implements TeamServiceApi {
   private release: (() => Promise<void>) | undefined;
   private started = false;
   private stopping = false;
+  /** Teams being read ahead (prepare), which stop() waits for. */
+  private readonly preparing = new Set<Promise<unknown>>();
   /** Every team's history, searchable: follows the journals (search/). */
   private readonly searchIndex: SearchIndex;
 
@@ -149,8 +151,10 @@ export class TeamService implements TeamServiceApi {
     await this.reading.halt();
     this.live.close();
     await this.memberChannels.stop();
-    // A team being read in the background finishes first: its journal is closed below.
+    // A team being read in the background, or ahead for a page, finishes first: its journal is
+    // closed below.
     await this.reading.background;
+    await Promise.all(this.preparing);
     await this.searchIndex.stop().catch(() => {});
     for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
     // What the last sends left running after their answer: lock releases, inbox folder fsyncs.
@@ -299,7 +303,11 @@ export class TeamService implements TeamServiceApi {
   }
 
   prepare(team: string): void {
-    if (this.started && !this.stopping) this.resolve(team).catch(() => {});
+    if (!this.started || this.stopping) return;
+    // Nobody waits for it but stop(), which lets it finish before the journals are closed.
+    const p: Promise<unknown> = this.resolve(team).catch(() => {});
+    this.preparing.add(p);
+    void p.finally(() => this.preparing.delete(p));
   }
 
   async roster(team: string): Promise<RosterEntry[]> {

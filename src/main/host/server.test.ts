@@ -144,6 +144,23 @@ describe('startHost', () => {
     expect((await get(h.port, '/')).headers['x-frame-options']).toBe('DENY');
   });
 
+  it('sends a file whole and exact, in one write or, past 2 MB, streamed; HEAD gives the length alone', async () => {
+    const { h, rendererDir } = await host();
+    const cookie = { cookie: `teamdeck_${h.port}=${h.token}` };
+    const small = 'a'.repeat(300_000);
+    const big = 'b'.repeat(3 * 1024 * 1024 - 7) + 'ending';
+    await writeFile(join(rendererDir, 'assets', 'small.js'), small);
+    await writeFile(join(rendererDir, 'assets', 'big.js'), big);
+    for (const [name, text] of [['small.js', small], ['big.js', big]] as const) {
+      const r = await get(h.port, `/assets/${name}`, cookie);
+      expect(r.status).toBe(200);
+      expect(r.headers['content-length']).toBe(String(text.length));
+      expect(r.body === text).toBe(true);
+      const head = await get(h.port, `/assets/${name}`, cookie, 'HEAD');
+      expect([head.status, head.headers['content-length'], head.body]).toEqual([200, String(text.length), '']);
+    }
+  });
+
   it('lists no folders and refuses traversal, dotfiles and symlinks out of the renderer', async () => {
     const { h, q, base, rendererDir } = await host();
     await symlink(join(base, 'secret.txt'), join(rendererDir, 'link.txt'));

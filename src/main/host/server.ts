@@ -17,17 +17,18 @@
 // have to allow. The events emitted from that snapshot on are kept for the page under the
 // boot's id and sent first on the socket that names it (`/ws?boot=<id>`), so none is lost
 // between the snapshot and the socket; when they were not all kept the socket says `resync`.
-// That team is read from the moment the head goes out, while the browser loads the page (on a
-// first run, 5,000 messages read from inboxes into the journal took some 300 ms, which the page
-// waited for after its files had gone out). Its roster is asked for once the page's script and
+// That team is read from the moment the snapshot is in (the head has gone out by then), while
+// the browser loads the page's files: on a first run, 5,000 messages read from inboxes into the
+// journal took some 300 ms, which the page waited for after its files had gone out. Its roster is asked for once the page's script and
 // style have gone out (or BOOT_ASSETS_MS after the head): giving the window its first roster
 // starts the engine's background work (the other teams read, the search index opened), which
 // holds this event loop for a while, and the page must not wait behind it for its own files.
-// Those files go out in one write each, so a loop busy with the first team delays them once,
-// not at every 64 KB of a stream.
+// Those files go out in one write each (up to ONE_WRITE_MAX), so a loop busy with the first
+// team delays them once, not at every 64 KB of a stream.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
@@ -51,6 +52,8 @@ export const BOOT_WAIT_MS = 3_000;
 export const BOOT_KEEP = { events: 2_000, bytes: 8 * 1024 * 1024, ms: 60_000 };
 /** How long the roster waits for the page's script and style to be sent (a client may never ask). */
 export const BOOT_ASSETS_MS = 400;
+/** A static file up to this size is read whole and sent in one write; a larger one is streamed. */
+const ONE_WRITE_MAX = 2 * 1024 * 1024;
 /** Pages whose events are kept at once; a new one past this drops the oldest (it resyncs). */
 const BOOT_KEEP_PAGES = 32;
 const RESYNC = JSON.stringify({ t: 'resync' });
@@ -60,7 +63,7 @@ export interface HostHandlers {
   /** Validates and runs one untrusted call; never throws. */
   dispatch(name: unknown, args: unknown): Promise<Result<unknown>>;
   onEvent(listener: (event: AppEvent) => void): () => void;
-  /** Starts reading the team the page opens first, before its roster is asked for. */
+  /** Starts reading the team the page opens first, before its roster is asked for. Never throws. */
   prepare?(team: string): void;
 }
 
@@ -336,7 +339,11 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
       }
       const team = firstTeam(snap.value.teams);
       if (team !== undefined) {
-        opts.handlers.prepare?.(team);
+        try {
+          opts.handlers.prepare?.(team);
+        } catch {
+          // Only a head start: the roster below reads the team anyway.
+        }
         await Promise.race([assetsSent(assets, BOOT_ASSETS_MS), late]);
       }
       const roster = team === undefined ? undefined : await ask<RosterEntry[]>('getRoster', [team]);
@@ -393,14 +400,18 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     if (!file) return sendText(res, 404, { ...headers, ...extra }, 'not found');
     if (file === join(rootReal, 'index.html')) return sendIndex(res, { ...headers, ...extra }, file);
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    if (req.method === 'HEAD') {
-      res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String((await stat(file)).size) });
-      return void res.end();
+    const size = (await stat(file)).size;
+    if (req.method === 'HEAD' || size > ONE_WRITE_MAX) res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String(size) });
+    if (req.method === 'HEAD') return void res.end();
+    res.once('finish', () => noteSent(url.pathname));
+    if (size > ONE_WRITE_MAX) {
+      const stream = createReadStream(file);
+      stream.on('error', () => res.destroy());
+      return void stream.pipe(res);
     }
-    // The renderer's files are at most a few hundred KB: one read, one write (see the top of the file).
+    // The renderer's own files (a few hundred KB): one read, one write (see the top of the file).
     const body = await readFile(file);
     res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String(body.length) });
-    res.once('finish', () => noteSent(url.pathname));
     res.end(body);
   }
 

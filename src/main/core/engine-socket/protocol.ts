@@ -18,7 +18,7 @@ export const MAX_REQUEST_LINE_BYTES = 1_048_576;
 /** Answers can be large (a 25,000-message feed); this only stops a runaway stream. */
 export const MAX_ANSWER_LINE_BYTES = 256 * 1_048_576;
 
-/** TeamServiceApi members that are methods (an optional one, such as prepare, is not sent over the socket). */
+/** TeamServiceApi members that are methods. Only those ENGINE_METHODS lists go over the socket (not prepare). */
 type ServiceMethod = { [K in keyof TeamServiceApi]-?: TeamServiceApi[K] extends (...a: never[]) => unknown ? K : never }[keyof TeamServiceApi];
 
 const [nameSchema] = callArgsSchemas.getRoster.def.items;

@@ -3,10 +3,9 @@
 // a slot, so FTS5's own rowid order is newest first and a page is `rowid < cursor`. Beside the
 // rows: which messages are in (team, id), and per team how far its journal was read.
 import { chmodSync, closeSync, mkdirSync, openSync, rmSync, statSync } from 'node:fs';
-import type { EventEmitter } from 'node:events';
 import { dirname } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import type { Database as DatabaseClass } from 'node-sqlite3-wasm';
+import { wasmOnBaselineCompiler } from '../v8-flags.js';
 import { MARK_CLOSE, MARK_OPEN, type IndexRow } from './records.js';
 
 type Db = DatabaseClass;
@@ -14,27 +13,18 @@ type Statement = ReturnType<Db['prepare']>;
 
 let Database: typeof DatabaseClass | undefined;
 
-/** Emitted on `process` just before a V8 flag is changed (bin/teamdeck.cjs listens). */
-export const V8_FLAGS_EVENT = 'teamdeck:v8-flags';
-
 /**
  * Loads SQLite (compiling its WebAssembly, about 1 MB) the first time the index is opened:
  * commands that never search never pay for it.
  *
- * Its code stays on V8's baseline WebAssembly compiler (Liftoff). By default V8 recompiles the
- * hot functions with its optimizing compiler, and for SQLite's (the query engine is one function
- * of some 100 KB) that took 35-50 MB of the process's resident memory for good, the compiler's
- * working memory never given back. Without it a search takes 2.1 ms p50 against 1.7 ms and
- * 37 ms p99 against 27 ms (240 FTS5 queries on a 1,000,000-message index), and the first
- * searches are faster, with no recompiling. The flag is V8's, read when WebAssembly is compiled;
- * SQLite is the only WebAssembly the engine loads.
+ * Its code stays on V8's baseline WebAssembly compiler (wasmOnBaselineCompiler: 35-50 MB less
+ * resident memory). A search then takes 2.1 ms p50 against 1.7 ms and 37 ms p99 against 27 ms
+ * (240 FTS5 queries on a 1,000,000-message index, SQLite alone), and the first searches are
+ * faster, with no recompiling. SQLite is the only WebAssembly the engine loads.
  */
 async function sqlite(): Promise<typeof DatabaseClass> {
   if (!Database) {
-    // bin/teamdeck.cjs writes the command's code cache first (V8 rejects a cache written under
-    // other flags than a start's).
-    (process as EventEmitter).emit(V8_FLAGS_EVENT);
-    setFlagsFromString('--liftoff-only');
+    wasmOnBaselineCompiler();
     const mod = (await import('node-sqlite3-wasm')) as typeof import('node-sqlite3-wasm') & { default?: typeof import('node-sqlite3-wasm') };
     Database = (mod.default ?? mod).Database;
   }
