@@ -230,7 +230,7 @@ export async function benchScale(): Promise<Row[]> {
         ratio: rss / 250,
         target: '<= 250 MB',
         met: rss <= 250,
-        note: `VmRSS once the page is up and the long thread open: first run ${memA?.rss.toFixed(0)}, restart ${memB?.rss.toFixed(0)} MB (the figure is the larger); after 4 more page loads ${memEnd?.rss.toFixed(0)} MB, ${memIdle?.rss.toFixed(0)} MB 3 s later; peak (VmHWM) ${peak.toFixed(0)} MB; ${memReady?.rss.toFixed(0)} MB is the process at its ready line, before any team is read (Node running the TypeScript sources through tsx)`,
+        note: `VmRSS once the page is up and the long thread open: first run ${memA?.rss.toFixed(0)}, restart ${memB?.rss.toFixed(0)} MB (the figure is the larger); after 4 more page loads ${memEnd?.rss.toFixed(0)} MB, ${memIdle?.rss.toFixed(0)} MB 3 s later; peak (VmHWM) ${peak.toFixed(0)} MB; ${memReady?.rss.toFixed(0)} MB is the process at its ready line, before any team is read`,
       },
       {
         scenario: 'scale',
