@@ -321,4 +321,3 @@ export class TeamDirectory {
       .sort((a, b) => a.id.localeCompare(b.id));
   }
 }
-

@@ -19,10 +19,11 @@
 // between the snapshot and the socket; when they were not all kept the socket says `resync`.
 // That team is read from the moment the snapshot is in (the head has gone out by then), while
 // the browser loads the page's files: on a first run, 5,000 messages read from inboxes into the
-// journal took some 300 ms, which the page waited for after its files had gone out. Its roster is asked for once the page's script and
-// style have gone out (or BOOT_ASSETS_MS after the head): giving the window its first roster
-// starts the engine's background work (the other teams read, the search index opened), which
-// holds this event loop for a while, and the page must not wait behind it for its own files.
+// journal took some 300 ms, which the page waited for after its files had gone out. Its roster
+// is asked for once the page's script and style have gone out (or BOOT_ASSETS_MS after the
+// head): giving the window its first roster starts the engine's background work (the other
+// teams read, the search index opened), which holds this event loop for a while, and the page
+// must not wait behind it for its own files.
 // Those files go out in one write each (up to ONE_WRITE_MAX), so a loop busy with the first
 // team delays them once, not at every 64 KB of a stream.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -401,18 +402,19 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     if (file === join(rootReal, 'index.html')) return sendIndex(res, { ...headers, ...extra }, file);
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     const size = (await stat(file)).size;
-    if (req.method === 'HEAD' || size > ONE_WRITE_MAX) res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String(size) });
+    if (size <= ONE_WRITE_MAX && req.method !== 'HEAD') {
+      // The renderer's own files (a few hundred KB): one read, one write (see the top of the file).
+      const body = await readFile(file);
+      res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String(body.length) });
+      res.once('finish', () => noteSent(url.pathname));
+      return void res.end(body);
+    }
+    res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String(size) });
     if (req.method === 'HEAD') return void res.end();
     res.once('finish', () => noteSent(url.pathname));
-    if (size > ONE_WRITE_MAX) {
-      const stream = createReadStream(file);
-      stream.on('error', () => res.destroy());
-      return void stream.pipe(res);
-    }
-    // The renderer's own files (a few hundred KB): one read, one write (see the top of the file).
-    const body = await readFile(file);
-    res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String(body.length) });
-    res.end(body);
+    const stream = createReadStream(file);
+    stream.on('error', () => res.destroy());
+    stream.pipe(res);
   }
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_WS_PAYLOAD });
