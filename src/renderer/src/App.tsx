@@ -128,7 +128,13 @@ function useDocumentTitle() {
   }, [title]);
 }
 
-export function App() {
+/**
+ * The window. `firstScreen`: this render is the browser host's first screen (first-screen.tsx),
+ * static markup shown until the page's script renders the live app over it. It is `inert` (a
+ * click, focus or typing there would be lost) and says so in `data-phase`, so nothing (a test,
+ * the bench) takes it for the ready app.
+ */
+export function App({ firstScreen = false }: { firstScreen?: boolean } = {}) {
   const store = useDeckStore();
   const phase = useDeck((s) => s.phase);
   // A terminal shown on its own needs the sidebar and main area even before any team exists.
@@ -224,7 +230,7 @@ export function App() {
   }, [store]);
 
   return (
-    <div data-testid="app" data-phase={phase} className="flex h-full flex-col bg-white text-[13px] text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">
+    <div data-testid="app" data-phase={firstScreen ? 'first-screen' : phase} inert={firstScreen || undefined} className="flex h-full flex-col bg-white text-[13px] text-zinc-900 dark:bg-zinc-900 dark:text-zinc-100">
       <div className="flex min-h-0 flex-1">
         {phase === 'loading' && <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Loading teams…</div>}
         {phase === 'failed' && <LoadFailed />}

@@ -29,13 +29,11 @@ export function PresenceDot({
   name,
   state,
   title,
-  size = 8,
   testid = `dot-${name}`,
 }: {
   name: string;
   state: MemberState;
   title?: string;
-  size?: number;
   testid?: string;
 }) {
   return (
@@ -45,8 +43,9 @@ export function PresenceDot({
       title={title}
       data-testid={testid}
       data-state={state}
-      className={`inline-block shrink-0 rounded-full ${DOT[state]}`}
-      style={{ width: size, height: size }}
+      // Sized by a class, not a style attribute: the host's first screen is markup under a
+      // CSP that allows no inline styles (first-screen.tsx).
+      className={`inline-block size-2 shrink-0 rounded-full ${DOT[state]}`}
     />
   );
 }

@@ -395,6 +395,16 @@ export function applySnapshot(s: DeckState, snap: Snapshot, localNow: number): D
   return applyTerminals(next, snap.terminals ?? []);
 }
 
+/**
+ * The browser host's start-up data (src/shared/host-boot.ts) applied: its snapshot, then the
+ * roster it carries. The store's first start does this; so does the host's first screen
+ * (first-screen.tsx), which must show what the window's first render will.
+ */
+export function applyBoot(s: DeckState, boot: { snapshot: Snapshot; roster?: { team: string; entries: RosterEntry[] } }, localNow: number): DeckState {
+  const x = applySnapshot(s, boot.snapshot, localNow);
+  return boot.roster ? applyRoster(x, boot.roster.team, boot.roster.entries, x.generation) : x;
+}
+
 function upsertProblem(list: readonly TeamProblem[], p: TeamProblem): TeamProblem[] {
   const i = list.findIndex((x) => x.kind === p.kind && x.file === p.file);
   if (i < 0) return [...list, p];

@@ -263,10 +263,7 @@ export function createDeckStore(api: TeamdeckApi, opts: DeckStoreOptions = {}): 
       if (given) {
         // Nothing to wait for: the first render has the teams and the first team's roster.
         held = undefined;
-        update((s) => {
-          const x = D.applySnapshot(s, given.snapshot, given.receivedAt);
-          return given.roster ? D.applyRoster(x, given.roster.team, given.roster.entries, x.generation) : x;
-        });
+        update((s) => D.applyBoot(s, given, given.receivedAt));
         if (!timer) timer = setInterval(() => update((s) => D.tick(s, clock())), tickMs);
         openSelection();
         return;

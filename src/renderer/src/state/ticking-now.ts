@@ -39,7 +39,8 @@ const zero = () => 0;
  * relative times every few seconds).
  */
 export function useTickingNow(ticking: boolean): number {
-  const second = useSyncExternalStore(ticking ? subscribe : still, ticking ? getSecond : zero);
+  // (The host's first screen, a server render, reads the clock as it is: first-screen.tsx.)
+  const second = useSyncExternalStore(ticking ? subscribe : still, ticking ? getSecond : zero, ticking ? wholeSecond : zero);
   const offset = useDeck((s) => s.clockOffset);
   const storeNow = useDeck((s) => (ticking ? 0 : s.now));
   return ticking ? second + offset : storeNow;
