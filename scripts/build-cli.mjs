@@ -81,9 +81,62 @@ const sourceFileUrls = {
   },
 };
 
+/** The browser host's first screen (src/renderer/src/first-screen.tsx), bundled for Node. */
+export const FIRST_SCREEN_BUNDLE = join(CLI_DIR, 'first-screen.cjs');
+
+/**
+ * For the first screen's bundle: React's string renderer alone (react-dom/server would bring its
+ * streaming renderer too, 300 KB more), and the app's on-demand modules (the terminal, markdown)
+ * left out, since one render of the first screen never loads them.
+ */
+const firstScreenOnly = {
+  name: 'first-screen-only',
+  setup(b) {
+    b.onResolve({ filter: /^react-dom\/server$/ }, () => ({ path: join(REPO, 'node_modules', 'react-dom', 'cjs', 'react-dom-server-legacy.node.production.js') }));
+    b.onResolve({ filter: /.*/ }, (a) => (a.kind === 'dynamic-import' ? { path: a.path, external: true } : undefined));
+  },
+};
+
+/** Builds out/cli/first-screen.cjs; resolves with its text, rejects with esbuild's errors. */
+async function buildFirstScreen() {
+  const result = await build({
+    absWorkingDir: REPO,
+    entryPoints: ['src/renderer/src/first-screen.tsx'],
+    outfile: FIRST_SCREEN_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    jsx: 'automatic',
+    // Class names are all the markup needs; the page loads the style itself.
+    loader: { '.css': 'empty' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [firstScreenOnly],
+    write: false,
+    logLevel: 'silent',
+  });
+  const text = result.outputFiles.find((f) => f.path === FIRST_SCREEN_BUNDLE)?.text;
+  if (text === undefined) throw new Error('esbuild produced no first-screen bundle');
+  return text;
+}
+
+/** Writes a file through a temporary name when its contents changed; says whether they did. */
+async function writeIfChanged(file, contents) {
+  const old = await readFile(file, 'utf8').catch(() => undefined);
+  if (old === contents) return false;
+  await mkdir(CLI_DIR, { recursive: true });
+  const tmp = `${file}.tmp.${process.pid}`;
+  await writeFile(tmp, contents);
+  await rename(tmp, file);
+  return true;
+}
+
 /** Builds the bundle; resolves with what happened, rejects with esbuild's errors. */
 export async function buildCli({ quiet = false } = {}) {
   const started = performance.now();
+  const firstScreen = buildFirstScreen();
+  // (Awaited below; a failure there fails the build after the CLI's own errors are known.)
+  firstScreen.catch(() => undefined);
   const result = await build({
     absWorkingDir: REPO,
     entryPoints: ['src/cli/main.ts'],
@@ -116,16 +169,10 @@ export async function buildCli({ quiet = false } = {}) {
   const contents = `${BUILD_ID_PREFIX}${id}\n${text}`;
   // The script bin/teamdeck.mjs will compile, compiled once here: a bad escape fails the build.
   new Script(`(function (exports, require, module, __filename, __dirname) {${contents}\n})`, { filename: CLI_BUNDLE });
-  const old = await readFile(CLI_BUNDLE, 'utf8').catch(() => undefined);
-  const changed = old !== contents;
-  if (changed) {
-    await mkdir(CLI_DIR, { recursive: true });
-    const tmp = `${CLI_BUNDLE}.tmp.${process.pid}`;
-    await writeFile(tmp, contents);
-    await rename(tmp, CLI_BUNDLE);
-    // The caches belong to the old bundle; their names would not match the new one anyway.
-    await rm(CLI_CACHE_DIR, { recursive: true, force: true });
-  }
+  const changed = await writeIfChanged(CLI_BUNDLE, contents);
+  // The caches belong to the old bundle; their names would not match the new one anyway.
+  if (changed) await rm(CLI_CACHE_DIR, { recursive: true, force: true });
+  await writeIfChanged(FIRST_SCREEN_BUNDLE, await firstScreen);
   const ms = Math.round(performance.now() - started);
   const notes = commandsLoading(result.metafile, NOT_AT_START);
   if (!quiet) {

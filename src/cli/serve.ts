@@ -9,6 +9,7 @@ import { SettingsStore } from '../main/core/settings.js';
 import { TeamService } from '../main/core/team-service.js';
 import { withEngineSocket } from '../main/core/engine-socket/with-socket.js';
 import { startDemoTeam } from '../main/host/demo-team.js';
+import { firstScreenRenderer } from '../main/host/first-screen.js';
 import { startHost } from '../main/host/server.js';
 import { COMMON_HELP, UsageError, intOpt, noPositionals, parseCommandArgs, stringOpt } from './args.js';
 import { processIo, type Io } from './io.js';
@@ -81,9 +82,16 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
     throw e;
   }
 
+  const firstScreen = firstScreenRenderer({ log: (message, error) => io.err(`teamdeck serve: ${message}: ${error instanceof Error ? error.message : String(error)}`) });
   let host;
   try {
-    host = await startHost({ handlers, port: port ?? 0, host: '127.0.0.1', rendererDir });
+    host = await startHost({
+      handlers,
+      port: port ?? 0,
+      host: '127.0.0.1',
+      rendererDir,
+      firstScreen,
+    });
   } catch (e) {
     await handlers.close();
     io.err(`teamdeck serve: cannot listen on 127.0.0.1:${port ?? 0}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
@@ -97,6 +105,10 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
     io.out(`Open ${host.url}`);
     io.out('The URL holds this run\'s access token; keep it private. Ctrl+C stops.');
   }
+
+  // Between the ready line and the browser's first request the host is idle: load the first
+  // screen's code then, rather than when a page waits for it.
+  setImmediate(() => firstScreen.warm());
 
   const signal = await io.untilStopped();
   await host.close();

@@ -576,10 +576,11 @@ describe("the page's start-up data", () => {
 });
 
 describe('headAssets', () => {
-  it("lists the head's scripts and styles as request paths, not icons or other links", () => {
-    expect(headAssets('<script type="module" crossorigin src="./assets/index-a1.js"></script><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/index-b2.css"><link rel="help" href="./help.html">')).toEqual([
-      '/assets/index-a1.js',
-      '/assets/index-b2.css',
-    ]);
+  it("lists the head's scripts and styles as request paths, not icons, other links or the app's preloaded code", () => {
+    expect(
+      headAssets(
+        '<script type="module" crossorigin src="./assets/index-a1.js"></script><link rel="icon" href="data:,"><link rel="stylesheet" href="/assets/index-b2.css"><link rel="help" href="./help.html"><link rel="modulepreload" crossorigin href="./assets/start-c3.js">',
+      ),
+    ).toEqual(['/assets/index-a1.js', '/assets/index-b2.css']);
   });
 });

@@ -10,22 +10,9 @@
 // constant time. Host and Origin must name 127.0.0.1 or localhost with this port, which stops
 // DNS rebinding and other local sites (cookies are not port-scoped, Origin is).
 //
-// The page. index.html goes out in two parts: its head at once, so the browser fetches the
-// script and the style while the engine works, then, before </body>, the first snapshot and the
-// roster of the team the window opens first as JSON in a <script type="application/json">
-// (src/shared/host-boot.ts): data the script reads, never markup, and no script the CSP would
-// have to allow. The events emitted from that snapshot on are kept for the page under the
-// boot's id and sent first on the socket that names it (`/ws?boot=<id>`), so none is lost
-// between the snapshot and the socket; when they were not all kept the socket says `resync`.
-// That team is read from the moment the snapshot is in (the head has gone out by then), while
-// the browser loads the page's files: on a first run, 5,000 messages read from inboxes into the
-// journal took some 300 ms, which the page waited for after its files had gone out. Its roster
-// is asked for once the page's script and style have gone out (or BOOT_ASSETS_MS after the
-// head): giving the window its first roster starts the engine's background work (the other
-// teams read, the search index opened), which holds this event loop for a while, and the page
-// must not wait behind it for its own files.
-// Those files go out in one write each (up to ONE_WRITE_MAX), so a loop busy with the first
-// team delays them once, not at every 64 KB of a stream.
+// The page, index.html, with its start-up data and first screen: index-page.ts. The page's own
+// files go out in one write each (up to ONE_WRITE_MAX), so a loop busy with the first team delays
+// them once, not at every 64 KB of a stream.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -33,30 +20,20 @@ import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import type { AppEvent, Result, Snapshot } from '../../shared/contract.js';
+import type { AppEvent, Result } from '../../shared/contract.js';
 import { wsClientMessageSchema, type WsServerMessage } from '../../shared/contract-schema.js';
-import { BOOT_ELEMENT_ID, firstTeam, scriptSafeJson, type HostBoot } from '../../shared/host-boot.js';
-import type { RosterEntry } from '../../shared/types.js';
+import type { FirstScreenRenderer } from './first-screen.js';
+import { BOOT_WAIT_MS, createIndexPage } from './index-page.js';
+
+export { BOOT_ASSETS_MS, BOOT_KEEP, BOOT_WAIT_MS, headAssets } from './index-page.js';
 
 export const TOKEN_BYTES = 32;
 export const WS_PATH = '/ws';
 /** Text is bounded at 64 KiB of UTF-8; JSON escaping can grow it several times. */
 export const MAX_WS_PAYLOAD = 1024 * 1024;
 const MAX_BUFFERED = 16 * 1024 * 1024;
-/**
- * How long the page's end waits for its first snapshot and roster; past it, the page goes without
- * and asks over its socket. Not short: that call would wait for the same read still under way,
- * and then behind the background work the engine starts once the roster is given.
- */
-export const BOOT_WAIT_MS = 3_000;
-/** Events kept for a page until its socket opens: at most this many, bytes, and milliseconds. */
-export const BOOT_KEEP = { events: 2_000, bytes: 8 * 1024 * 1024, ms: 60_000 };
-/** How long the roster waits for the page's script and style to be sent (a client may never ask). */
-export const BOOT_ASSETS_MS = 400;
 /** A static file up to this size is read whole and sent in one write; a larger one is streamed. */
 const ONE_WRITE_MAX = 2 * 1024 * 1024;
-/** Pages whose events are kept at once; a new one past this drops the oldest (it resyncs). */
-const BOOT_KEEP_PAGES = 32;
 const RESYNC = JSON.stringify({ t: 'resync' });
 
 /** What the host needs from the API layer (ApiHandlers provides both). */
@@ -80,6 +57,8 @@ export interface HostOptions {
   token?: string;
   /** How long the page waits for its start-up data (default BOOT_WAIT_MS); 0 sends the page without. */
   bootWaitMs?: number;
+  /** Renders the first screen into the page (first-screen.ts); without it, the script does. */
+  firstScreen?: FirstScreenRenderer;
 }
 
 export interface RunningHost {
@@ -226,16 +205,6 @@ export async function resolveStatic(rootReal: string, pathname: string): Promise
   }
 }
 
-/** The scripts and styles a page's head loads, as request paths (`./assets/x.js` -> `/assets/x.js`). */
-export function headAssets(head: string): string[] {
-  const out: string[] = [];
-  for (const m of head.matchAll(/<(?:script|link)\b[^>]*?\b(?:src|href)="(\.?\/[^"?#]+)"/g)) {
-    const path = m[1]!.replace(/^\.\//, '/');
-    if (/\.(m?js|css)$/.test(path)) out.push(path);
-  }
-  return out;
-}
-
 function sendText(res: ServerResponse, status: number, headers: Record<string, string>, body: string): void {
   res.writeHead(status, { ...headers, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': String(Buffer.byteLength(body)) });
   res.end(res.req.method === 'HEAD' ? undefined : body);
@@ -254,121 +223,11 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
   // Known once the port is bound; requests cannot arrive before that.
   const bound: { gate?: HostGate; headers: Record<string, string> } = { headers: {} };
 
-  const bootWaitMs = opts.bootWaitMs ?? BOOT_WAIT_MS;
-
-  /** Events emitted since a page's boot snapshot, as frames, until its socket takes them. */
-  interface Kept {
-    frames: string[];
-    bytes: number;
-    overflow: boolean;
-    stop(): void;
-  }
-  const kept = new Map<string, Kept>();
-
-  function keepEvents(id: string): Kept {
-    if (kept.size >= BOOT_KEEP_PAGES) kept.values().next().value?.stop();
-    const k: Kept = {
-      frames: [],
-      bytes: 0,
-      overflow: false,
-      stop: () => {
-        off();
-        clearTimeout(timer);
-        kept.delete(id);
-      },
-    };
-    const off = opts.handlers.onEvent((event) => {
-      // A terminal's output is not replayed: a pane attaches with the screen as it is then.
-      if (event.type === 'terminal-output' || k.overflow) return;
-      const frame = JSON.stringify({ t: 'event', event } satisfies WsServerMessage);
-      if (k.frames.length >= BOOT_KEEP.events || k.bytes + frame.length > BOOT_KEEP.bytes) {
-        k.overflow = true;
-        k.frames = [];
-        return;
-      }
-      k.frames.push(frame);
-      k.bytes += frame.length;
-    });
-    const timer = setTimeout(() => k.stop(), BOOT_KEEP.ms);
-    timer.unref();
-    kept.set(id, k);
-    return k;
-  }
-
-  /** Pages waiting for their files to be sent: the paths still to go. */
-  const assetWaiters = new Set<{ pending: Set<string>; done(): void }>();
-
-  function assetsSent(paths: string[], maxMs: number): Promise<void> {
-    if (paths.length === 0) return Promise.resolve();
-    return new Promise((resolveSent) => {
-      const w = {
-        pending: new Set(paths),
-        done: () => {
-          assetWaiters.delete(w);
-          clearTimeout(timer);
-          resolveSent();
-        },
-      };
-      const timer = setTimeout(w.done, maxMs);
-      timer.unref();
-      assetWaiters.add(w);
-    });
-  }
-
-  function noteSent(pathname: string): void {
-    for (const w of [...assetWaiters]) {
-      w.pending.delete(pathname);
-      if (w.pending.size === 0) w.done();
-    }
-  }
-
-  /** The first snapshot and roster for a page, or undefined when they are not there in time. */
-  async function bootData(assets: string[]): Promise<HostBoot | undefined> {
-    if (bootWaitMs <= 0) return undefined;
-    const id = randomBytes(16).toString('base64url');
-    // Before the snapshot is asked for: what happens while it is read is replayed on top of it.
-    const k = keepEvents(id);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), bootWaitMs)));
-    const ask = <T>(name: string, args: unknown[]) =>
-      Promise.race([opts.handlers.dispatch(name, args).catch((): Result<unknown> => ({ ok: false, error: { code: 'internal', message: 'internal error' } })), late]) as Promise<Result<T> | 'late'>;
-    try {
-      const snap = await ask<Snapshot>('getSnapshot', []);
-      if (snap === 'late' || !snap.ok) {
-        k.stop();
-        return undefined;
-      }
-      const team = firstTeam(snap.value.teams);
-      if (team !== undefined) {
-        try {
-          opts.handlers.prepare?.(team);
-        } catch {
-          // Only a head start: the roster below reads the team anyway.
-        }
-        await Promise.race([assetsSent(assets, BOOT_ASSETS_MS), late]);
-      }
-      const roster = team === undefined ? undefined : await ask<RosterEntry[]>('getRoster', [team]);
-      return { id, snapshot: snap.value, ...(team !== undefined && roster !== undefined && roster !== 'late' && roster.ok ? { roster: { team, entries: roster.value } } : {}) };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /** index.html: its head at once, then the start-up data before </body> (see the top of this file). */
-  async function sendIndex(res: ServerResponse, headers: Record<string, string>, file: string): Promise<void> {
-    const html = await readFile(file, 'utf8');
-    const end = html.lastIndexOf('</body>');
-    res.writeHead(200, { ...headers, 'Content-Type': CONTENT_TYPES['.html']! });
-    if (end < 0 || res.req.method === 'HEAD') return void res.end(res.req.method === 'HEAD' ? undefined : html);
-    const head = html.slice(0, end);
-    res.write(head);
-    const boot = await bootData(headAssets(head));
-    if (res.destroyed) {
-      if (boot) kept.get(boot.id)?.stop();
-      return;
-    }
-    res.end(`${boot ? `<script type="application/json" id="${BOOT_ELEMENT_ID}">${scriptSafeJson(boot)}</script>` : ''}${html.slice(end)}`);
-  }
+  const page = createIndexPage({
+    handlers: opts.handlers,
+    bootWaitMs: opts.bootWaitMs ?? BOOT_WAIT_MS,
+    ...(opts.firstScreen ? { firstScreen: opts.firstScreen } : {}),
+  });
 
   const server = createServer((req, res) => {
     void handleHttp(req, res).catch(() => {
@@ -399,19 +258,19 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     }
     const file = await resolveStatic(rootReal, url.pathname);
     if (!file) return sendText(res, 404, { ...headers, ...extra }, 'not found');
-    if (file === join(rootReal, 'index.html')) return sendIndex(res, { ...headers, ...extra }, file);
+    if (file === join(rootReal, 'index.html')) return page.send(res, { ...headers, ...extra }, file);
     const type = CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     const size = (await stat(file)).size;
     if (size <= ONE_WRITE_MAX && req.method !== 'HEAD') {
       // The renderer's own files (a few hundred KB): one read, one write (see the top of the file).
       const body = await readFile(file);
       res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String(body.length) });
-      res.once('finish', () => noteSent(url.pathname));
+      res.once('finish', () => page.noteSent(url.pathname));
       return void res.end(body);
     }
     res.writeHead(200, { ...headers, ...extra, 'Content-Type': type, 'Content-Length': String(size) });
     if (req.method === 'HEAD') return void res.end();
-    res.once('finish', () => noteSent(url.pathname));
+    res.once('finish', () => page.noteSent(url.pathname));
     const stream = createReadStream(file);
     stream.on('error', () => res.destroy());
     stream.pipe(res);
@@ -440,10 +299,9 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     const off = opts.handlers.onEvent((event) => send({ t: 'event', event }));
     if (boot !== null) {
       // In the same turn as the subscription above: each event goes exactly once, in order.
-      const k = kept.get(boot);
-      if (!k || k.overflow) sendFrame(RESYNC);
-      else for (const frame of k.frames) sendFrame(frame);
-      k?.stop();
+      const frames = page.takeKept(boot);
+      if (frames === 'resync') sendFrame(RESYNC);
+      else for (const frame of frames) sendFrame(frame);
     }
     let alive = true;
     ws.on('pong', () => (alive = true));
@@ -497,7 +355,7 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     port,
     token,
     close: async () => {
-      for (const k of [...kept.values()]) k.stop();
+      page.close();
       for (const c of wss.clients) c.terminate();
       wss.close();
       await new Promise<void>((r) => {
