@@ -171,14 +171,15 @@ export async function hostClient(host: Host): Promise<{ call<T>(name: string, ..
 /**
  * Installed before the app's own script: records, in page wall-clock time, when each
  * data-testid first entered the DOM (`dom`) and the end of the frame that painted it (`paint`,
- * a task queued from the next animation frame), and every long task.
+ * a task queued from the next animation frame), when the live app was in the DOM (`live`: its
+ * root with data-phase="ready", not the browser host's first screen), and every long task.
  */
 export const RECORDER = `(() => {
   const w = window;
   const dom = new Map();
   const paint = new Map();
   const longtasks = [];
-  w.__bench = { dom, paint, longtasks };
+  w.__bench = { dom, paint, longtasks, live: undefined };
   const clock = () => performance.timeOrigin + performance.now();
   let fresh = [];
   const see = (el, t) => {
@@ -197,8 +198,9 @@ export const RECORDER = `(() => {
       if (n.hasAttribute('data-testid')) see(n, t);
       for (const el of n.querySelectorAll('[data-testid]')) see(el, t);
     }
+    if (w.__bench.live === undefined && document.querySelector('[data-testid="app"][data-phase="ready"]')) w.__bench.live = t;
     flush();
-  }).observe(document, { childList: true, subtree: true });
+  }).observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-phase'] });
   try {
     new PerformanceObserver((list) => { for (const e of list.getEntries()) longtasks.push({ start: performance.timeOrigin + e.startTime, duration: e.duration }); })
       .observe({ type: 'longtask', buffered: true });

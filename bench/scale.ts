@@ -13,20 +13,27 @@ interface Bench {
   dom: Map<string, number>;
   paint: Map<string, number>;
   longtasks: { start: number; duration: number }[];
+  live?: number;
 }
 
-/** Spawn of the serve process -> first roster row in the DOM and painted, in this process's clock. */
-export async function coldStart(host: Host, page: Page): Promise<{ dom: number; paint: number; ready: number }> {
+/**
+ * Spawn of the serve process -> first roster row in the DOM and painted, and the live app in the
+ * DOM (the rows painted first are the browser host's first screen), in this process's clock.
+ */
+export async function coldStart(host: Host, page: Page): Promise<{ dom: number; paint: number; live: number; ready: number }> {
   await page.goto(host.url);
   await page.waitForSelector('[data-testid^="member-"]', { timeout: 60_000 });
   await page.waitForFunction(() => [...(globalThis as unknown as { __bench: Bench }).__bench.paint.keys()].some((k) => k.startsWith('member-')), undefined, { polling: 'raf' });
+  // The first roster painted may be the browser host's first screen (markup); the live app follows.
+  await page.waitForSelector('[data-testid="app"][data-phase="ready"]', { timeout: 60_000 });
   const { offset } = await clockOffset(page);
   const first = (await page.evaluate(`(() => {
     const b = window.__bench;
     const firstOf = (m) => Math.min(...[...m].filter(([k]) => k.startsWith('member-')).map(([, t]) => t));
-    return { dom: firstOf(b.dom), paint: firstOf(b.paint) };
-  })()`)) as { dom: number; paint: number };
-  return { dom: first.dom - offset - host.spawnedAt, paint: first.paint - offset - host.spawnedAt, ready: host.readyAt - host.spawnedAt };
+    return { dom: firstOf(b.dom), paint: firstOf(b.paint), live: b.live };
+  })()`)) as { dom: number; paint: number; live: number };
+  const since = (t: number) => t - offset - host.spawnedAt;
+  return { dom: since(first.dom), paint: since(first.paint), live: since(first.live), ready: host.readyAt - host.spawnedAt };
 }
 
 // The page-side parts are plain JavaScript (this project's Node typings have no DOM).
@@ -206,7 +213,7 @@ export async function benchScale(): Promise<Row[]> {
         ratio: coldA.paint / 1500,
         target: '<= 1.5 s',
         met: coldA.paint <= 1500,
-        note: `20 teams x 8 members x 5,000 messages per team (K per team: ${history.toLocaleString('en')} of history) + a ${longTeam.longThread!.messages.toLocaleString('en')}-message thread = ${total.toLocaleString('en')} messages, ${(fx.gen.bytes / 1e6).toFixed(0)} MB; empty state dir; host ready at ${coldA.ready.toFixed(0)} ms`,
+        note: `20 teams x 8 members x 5,000 messages per team (K per team: ${history.toLocaleString('en')} of history) + a ${longTeam.longThread!.messages.toLocaleString('en')}-message thread = ${total.toLocaleString('en')} messages, ${(fx.gen.bytes / 1e6).toFixed(0)} MB; empty state dir; host ready at ${coldA.ready.toFixed(0)} ms, the live app at ${coldA.live.toFixed(0)} ms`,
       },
       {
         scenario: 'scale',
@@ -218,7 +225,7 @@ export async function benchScale(): Promise<Row[]> {
         ratio: coldB.paint / 1500,
         target: '<= 1.5 s',
         met: coldB.paint <= 1500,
-        note: `journal of the first run folded; host ready at ${coldB.ready.toFixed(0)} ms`,
+        note: `journal of the first run folded; host ready at ${coldB.ready.toFixed(0)} ms, the live app at ${coldB.live.toFixed(0)} ms`,
       },
       {
         scenario: 'scale',
