@@ -106,10 +106,6 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
     io.out('The URL holds this run\'s access token; keep it private. Ctrl+C stops.');
   }
 
-  // Between the ready line and the browser's first request the host is idle: load the first
-  // screen's code then, rather than when a page waits for it.
-  setImmediate(() => firstScreen.warm());
-
   const signal = await io.untilStopped();
   await host.close();
   await handlers.close();

@@ -175,7 +175,12 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
     if (root < 0 || res.req.method === 'HEAD') return void res.end(res.req.method === 'HEAD' ? undefined : html);
     const head = html.slice(0, root);
     res.write(head);
-    const boot = await bootData(headAssets(head));
+    const booting = bootData(headAssets(head));
+    // While the engine answers and the browser reads the head: the first screen's code and the
+    // locale's date data loaded. (Loaded at the ready line instead, this held up the ready line
+    // itself, which goes out through a pipe once the loop is free.)
+    opts.firstScreen?.warm();
+    const boot = await booting;
     if (res.destroyed) {
       if (boot) kept.get(boot.id)?.stop();
       return;
