@@ -3,10 +3,13 @@ import { warmTimeFormats } from './lib/time';
 // the host's first screen needs before it can paint.
 import './styles.css';
 
-// This entry is small and loaded `async` (index.html); the app's code comes after it, on demand.
-// The browser host sends the first screen as markup in #root (src/renderer/src/first-screen.tsx):
-// it is shown while the app's script is compiled and run (some 100 ms of a busy main thread on
-// the project's machines, which would otherwise come before the first paint), then replaced.
+// This entry is small and loaded `async` (index.html). The app's code (start.ts, preloaded by the
+// head) is asked for at once, so it is compiled and run while the browser host still reads the
+// team the window opens first. The app renders once the page is parsed: at once in the Electron
+// window; in a browser, after the first screen the host sent as markup in #root
+// (src/renderer/src/first-screen.tsx) has painted, so that paint does not wait for React.
+const app = import('./start');
+
 function afterPaint(): Promise<void> {
   // A page opened in the background gets no frames: it starts at once.
   if (document.visibilityState === 'hidden') return Promise.resolve();
@@ -14,19 +17,15 @@ function afterPaint(): Promise<void> {
 }
 
 async function run(): Promise<void> {
-  const firstScreen = Boolean(document.getElementById('root')?.firstElementChild);
-  if (firstScreen) await afterPaint();
-  const app = import('./start');
-  // While the app's code arrives: the locale's date data, which its first render needs (the first
-  // Intl.DateTimeFormat of a page costs 40-100 ms). Without a first screen this was done while
-  // the page waited for its end; with one, that would hold the first screen's parsing back.
-  if (firstScreen) warmTimeFormats();
+  if (document.getElementById('root')?.firstElementChild) await afterPaint();
   (await app).start();
 }
 
 // The start-up data and #root are at the end of the page, so the app starts once it is parsed.
 if (document.readyState === 'loading') {
   document.addEventListener('DOMContentLoaded', () => void run(), { once: true });
-  // The wait for the page's end is idle time when no first screen comes (the Electron window).
-  if (window.teamdeck) warmTimeFormats();
+  // The wait for the page's end is idle time: spend it on the locale's date data.
+  void app.then(() => {
+    if (document.readyState === 'loading') warmTimeFormats();
+  });
 } else void run();
