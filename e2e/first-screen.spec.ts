@@ -28,11 +28,23 @@ test('the roster paints from the page alone, inert, and the live app replaces it
     await still.close();
   }
 
-  // With the script: one app root, the live one, which answers clicks.
+  // With the script: the page still comes with the first screen, and the live app replaces it:
+  // one app root, the live one, which answers clicks.
+  const html = await (await page.request.get(url)).text();
+  expect(html).toMatch(/<div id="root"><div data-testid="app" data-phase="first-screen" inert=""[^]*data-testid="member-researcher"/);
   await deck.open(page);
   await expect(page.getByTestId('app')).toHaveCount(1);
   await expect(page.getByTestId('app')).not.toHaveAttribute('inert', /.*/);
   await page.getByTestId('member-researcher').click();
   await expect(page.getByTestId('thread')).toContainText('Found the bug in auth.ts');
   expect(deck.pageProblems).toEqual([]);
+});
+
+test("a page whose script cannot load the app's code says so instead of showing the first screen", async ({ page, deck }) => {
+  await deck.createTeam('alpha', ['researcher']);
+  const { url } = await deck.start();
+  await page.route('**/assets/start-*.js', (route) => route.abort());
+  await page.goto(url);
+  await expect(page.getByText(/Teamdeck could not start this page/)).toBeVisible();
+  await expect(page.getByTestId('app')).toHaveCount(0);
 });

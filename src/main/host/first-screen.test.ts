@@ -3,6 +3,7 @@
 // renderer that is missing or fails costs the page nothing but the first screen.
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Result } from '../../shared/contract.js';
@@ -111,8 +112,18 @@ describe("the page's first screen", () => {
     expect(said).toEqual([`cannot load the first screen; pages go without it: ${notOne} is not the first screen's renderer`]);
   });
 
-  it('is built next to the CLI bundle', async () => {
-    expect(FIRST_SCREEN_FILE).toMatch(/out[\\/]cli[\\/]first-screen\.cjs$/);
+  it('warms up with a throwaway render for the first page only', async () => {
+    const counting = join(await tempDir(), 'counting.cjs');
+    await writeFile(counting, "let n = 0; exports.warmFirstScreen = () => {}; exports.renderFirstScreen = (boot) => `<p>render ${++n} ${boot.roster ? 'with' : 'without'} roster</p>`;");
+    const r = firstScreenRenderer({ file: counting });
+    // The first page: the warm-up (no roster) was render 1, the page's own render 2.
+    expect(parts(await pageWith(r)).root).toBe('<p>render 2 with roster</p>');
+    // The next page: its own render only.
+    expect(parts(await pageWith(r)).root).toBe('<p>render 3 with roster</p>');
+  });
+
+  it('is built next to the CLI bundle (out/cli/first-screen.cjs), and renders the roster', async () => {
+    expect(existsSync(FIRST_SCREEN_FILE)).toBe(true);
     const r = firstScreenRenderer();
     r.warm();
     expect(r.render({ id: 'x', snapshot: SNAPSHOT as never, roster: { team: 'alpha', entries: ROSTER as never } })).toContain('data-testid="member-team-lead"');

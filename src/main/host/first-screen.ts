@@ -13,8 +13,8 @@ export type FirstScreen = (boot: HostBoot) => string;
 /** What the host's page uses (index-page.ts). Neither method throws. */
 export interface FirstScreenRenderer {
   /**
-   * Loads the renderer's code and the locale's date data, once; with `boot`, also renders it and
-   * drops the result, so the page's own render finds more of its code compiled.
+   * Loads the renderer's code and the locale's date data, once; with `boot`, the first time, also
+   * renders it and drops the result, so the page's own render finds more of its code compiled.
    */
   warm(boot?: HostBoot): void;
   /** The markup for `boot`, or undefined when there is no renderer or it failed (which is logged). */
@@ -57,19 +57,24 @@ export function firstScreenRenderer(opts: { file?: string; log?: (message: strin
     }
     return mod;
   };
+  const render = (boot: HostBoot): string | undefined => {
+    const m = load();
+    if (!m) return undefined;
+    try {
+      return m.renderFirstScreen(boot);
+    } catch (e) {
+      opts.log?.('the first screen failed to render; this page goes without it', e);
+      return undefined;
+    }
+  };
+  // The warm-up render is for the first page of the process: later ones find the code compiled.
+  let warmedUp = false;
   return {
     warm(boot) {
-      if (load() && boot) this.render(boot);
+      if (!load() || !boot || warmedUp) return;
+      warmedUp = true;
+      render(boot);
     },
-    render(boot) {
-      const m = load();
-      if (!m) return undefined;
-      try {
-        return m.renderFirstScreen(boot);
-      } catch (e) {
-        opts.log?.('the first screen failed to render; this page goes without it', e);
-        return undefined;
-      }
-    },
+    render,
   };
 }

@@ -141,7 +141,10 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
     // Before the snapshot is asked for: what happens while it is read is replayed on top of it.
     const k = keepEvents(id);
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), opts.bootWaitMs)));
+    const late = new Promise<'late'>((r) => {
+      timer = setTimeout(() => r('late'), opts.bootWaitMs);
+      timer.unref();
+    });
     const ask = <T>(name: string, args: unknown[]) =>
       Promise.race([opts.handlers.dispatch(name, args).catch((): Result<unknown> => ({ ok: false, error: { code: 'internal', message: 'internal error' } })), late]) as Promise<Result<T> | 'late'>;
     try {
@@ -157,7 +160,8 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
         } catch {
           // Only a head start: the roster below reads the team anyway.
         }
-        // While the team is read and the page's files go out: the first screen's code compiled.
+        // While the team is read and the page's files go out: a throwaway render of the first
+        // screen without its roster (the process's first page only), so more of its code is compiled.
         opts.firstScreen?.warm({ id, snapshot: snap.value });
         await Promise.race([assetsSent(assets, BOOT_ASSETS_MS), late]);
       }

@@ -131,8 +131,8 @@ function useDocumentTitle() {
 /**
  * The window. `firstScreen`: this render is the browser host's first screen (first-screen.tsx),
  * static markup shown until the page's script renders the live app over it. It is `inert` (a
- * click, focus or typing there would be lost) and says so in `data-phase`, so nothing (a test,
- * the bench) takes it for the ready app.
+ * click, focus or typing there is ignored, not taken and then lost) and says so in `data-phase`,
+ * so nothing (a test, the bench) takes it for the ready app.
  */
 export function App({ firstScreen = false }: { firstScreen?: boolean } = {}) {
   const store = useDeckStore();

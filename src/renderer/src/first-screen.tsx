@@ -2,8 +2,8 @@
 // page carries (src/shared/host-boot.ts), and sent as the page's markup, so the roster paints as
 // soon as the HTML and the style are in, before the page's script has run. The script then
 // renders the live app over it (createRoot replaces what it finds in #root, in one commit); until
-// then it is a picture: the host puts it in an `inert` wrapper (nothing in it takes a click, focus
-// or typing that would be lost) and the app's root says `data-phase="first-screen"`.
+// then it is a picture: the app's root is `inert` (a click, focus or typing there is ignored,
+// rather than taken and then lost) and says `data-phase="first-screen"`.
 //
 // What makes it safe to send as markup: React escapes every text and attribute it writes, and no
 // component on this screen uses a style attribute (the page's CSP allows none, so one would be
