@@ -224,8 +224,17 @@ describeClaude(`Claude Code ${CLAUDE_CODE_VERSION}: teams Teamdeck launches and 
         },
         { what: 'the permission need to clear', timeoutMs: S },
       );
-      const thread = await threadOf(t.cli, t.teamName, 'team-lead');
-      expect(['seen', 'replied']).toContain(thread.find((m) => m.id === sent.id)?.status);
+      // Its status follows from what the engine sees of the lead afterwards (its transcript), not
+      // at the same instant as the typed turn: waited for, as a user would see it turn.
+      let last: string | undefined;
+      await waitFor(
+        async () => {
+          last = (await threadOf(t.cli, t.teamName, 'team-lead')).find((m) => m.id === sent.id)?.status;
+          return last === 'seen' || last === 'replied';
+        },
+        { what: 'the held message marked seen', timeoutMs: S, intervalMs: 250 },
+      ).catch(() => undefined);
+      expect(['seen', 'replied']).toContain(last);
     });
   });
 
