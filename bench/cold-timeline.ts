@@ -18,7 +18,7 @@ import { fixture } from './fixtures.js';
 import { coldStart } from './scale.js';
 import { summarize } from './stats.js';
 
-/** Installed before the app's script: when the page's sockets opened, each call sent and answered, and the live app in the DOM. */
+/** Installed before the app's script: when the page's sockets opened, and each call sent and answered. */
 const SOCKET_RECORDER = `(() => {
   const clock = () => performance.timeOrigin + performance.now();
   const log = [];
@@ -41,13 +41,6 @@ const SOCKET_RECORDER = `(() => {
       return super.send(data);
     }
   };
-  // The live app (not the host's first screen): its root with data-phase="ready".
-  const live = new MutationObserver(() => {
-    if (!document.querySelector('[data-testid="app"][data-phase="ready"]')) return;
-    live.disconnect();
-    log.push({ what: 'live app in DOM', at: clock() });
-  });
-  live.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-phase'] });
 })();`;
 
 const PAGE_TIMES = `(() => {
@@ -71,6 +64,7 @@ const PAGE_TIMES = `(() => {
   const first = (m) => Math.min(...[...m].filter(([k]) => k.startsWith('member-')).map(([, t]) => t));
   out.push({ what: 'first roster row in DOM', at: first(b.dom) });
   out.push({ what: 'first roster row painted', at: first(b.paint) });
+  out.push({ what: 'live app in DOM', at: b.live });
   return [...out, ...window.__sockets];
 })()`;
 
@@ -104,7 +98,6 @@ try {
         await cdp.send('Profiler.start');
       }
       await coldStart(host, page);
-      await page.waitForSelector('[data-testid="app"][data-phase="ready"]', { timeout: 60_000 });
       if (cdp) await writeFile(pageProf!, JSON.stringify((await cdp.send('Profiler.stop')).profile));
       if (trace && i === repos.length * runs - 1) await browser.stopTracing();
       const { offset } = await clockOffset(page);

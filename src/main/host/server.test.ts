@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import type { AppEvent, Result } from '../../shared/contract.js';
 import { useTempDirs } from '../../../test/helpers/tmp.js';
-import { BOOT_KEEP, headAssets, hostContentSecurityPolicy, startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
+import { BOOT_KEEP, headAssets } from './index-page.js';
+import { hostContentSecurityPolicy, startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
 
 // The real timingSafeEqual, watched: the token check must go through it (constant time).
 vi.mock('node:crypto', async (importOriginal) => {

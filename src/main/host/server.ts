@@ -25,8 +25,6 @@ import { wsClientMessageSchema, type WsServerMessage } from '../../shared/contra
 import type { FirstScreenRenderer } from './first-screen.js';
 import { BOOT_WAIT_MS, createIndexPage } from './index-page.js';
 
-export { BOOT_ASSETS_MS, BOOT_KEEP, BOOT_WAIT_MS, headAssets } from './index-page.js';
-
 export const TOKEN_BYTES = 32;
 export const WS_PATH = '/ws';
 /** Text is bounded at 64 KiB of UTF-8; JSON escaping can grow it several times. */
