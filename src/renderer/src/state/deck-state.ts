@@ -2,7 +2,7 @@
 // store.ts only sequences API calls around these, so all of the logic is testable in Node.
 import type { AppEvent, Settings, Snapshot } from '../../../shared/contract';
 import { isShutdownApproval } from '../../../shared/frame-text';
-import { endedNewestFirst, firstTeam } from '../../../shared/host-boot';
+import { endedNewestFirst, firstTeam, type HostBoot } from '../../../shared/host-boot';
 import type {
   ChannelKind,
   DeliveryStatus,
@@ -400,7 +400,7 @@ export function applySnapshot(s: DeckState, snap: Snapshot, localNow: number): D
  * roster it carries. The store's first start does this; so does the host's first screen
  * (first-screen.tsx), which must show what the window's first render will.
  */
-export function applyBoot(s: DeckState, boot: { snapshot: Snapshot; roster?: { team: string; entries: RosterEntry[] } }, localNow: number): DeckState {
+export function applyBoot(s: DeckState, boot: Pick<HostBoot, 'snapshot' | 'roster'>, localNow: number): DeckState {
   const x = applySnapshot(s, boot.snapshot, localNow);
   return boot.roster ? applyRoster(x, boot.roster.team, boot.roster.entries, x.generation) : x;
 }
