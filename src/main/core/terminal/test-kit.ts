@@ -76,9 +76,11 @@ export async function writeStandIn(dir: string, name = 'claude'): Promise<string
   return path;
 }
 
+/** The stand-in's log lines written so far; a last line still being written is left for the next read. */
 export async function readLog(path: string): Promise<LogEntry[]> {
   const text = await readFile(path, 'utf8').catch(() => '');
   return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as LogEntry);
