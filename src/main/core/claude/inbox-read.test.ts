@@ -103,6 +103,9 @@ describe('message identity: msg_id, messageId, or derived', () => {
   it('derives the id from from|timestamp|text when neither is there', () => {
     expect(rawMessageId(base)).toBe(deriveMessageId('researcher', TS, 'hello'));
   });
+  it('derives the same id as every earlier version (the journals hold these ids)', () => {
+    expect(deriveMessageId('researcher', '2026-01-01T00:00:00.000Z', 'h\u00e9llo \u2713')).toBe('h-4fb53a57a9e0b75efc12e02f9b645cf5');
+  });
   it('ignores empty or non-string ids', () => {
     expect(rawMessageId({ ...base, msg_id: '', messageId: 7 })).toBe(deriveMessageId('researcher', TS, 'hello'));
   });
