@@ -199,13 +199,19 @@ export class TeamDirectory {
     // Presence, reply and answer facts from history (after the era is known).
     for (const o of rt.state.observed.values()) noteObserved(rt, o);
     if (folder) {
-      for (const owner of rt.owners) {
-        if (await takeMarkedInbox(this, rt, owner, marks?.get(owner))) this.inboxOpenings.skipped++;
-        else {
-          this.inboxOpenings.read++;
-          await ingestInbox(this, rt, owner, false);
-        }
-      }
+      // All at once: their reads overlap, and their journal appends share fsyncs (each folds by
+      // itself, as the watchers' re-reads of two inboxes do). One by one, a first read of 5,000
+      // messages in nine inboxes spent a third of its time waiting on the disk.
+      const opened = await Promise.allSettled(
+        [...rt.owners].map(async (owner) => {
+          if (await takeMarkedInbox(this, rt, owner, marks?.get(owner))) this.inboxOpenings.skipped++;
+          else {
+            this.inboxOpenings.read++;
+            await ingestInbox(this, rt, owner, false);
+          }
+        }),
+      );
+      for (const o of opened) if (o.status === 'rejected') throw o.reason;
       this.rebuildMembers(rt);
       // Running (again, if it was listed as ended): checkLiveness may end it right away.
       this.ended.forget(id);
