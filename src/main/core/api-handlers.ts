@@ -146,8 +146,8 @@ export class ApiHandlers {
   }
 
   /** The team the window opens first is read ahead, while its page loads (see TeamServiceApi.prepare). */
-  prepare(team: string): void {
-    this.service.prepare?.(team);
+  prepare(team: string): Promise<void> {
+    return this.service.prepare?.(team) ?? Promise.resolve();
   }
 
   /** Validates an untrusted call and runs it; never throws. */

@@ -76,9 +76,10 @@ export interface TeamServiceApi {
   roster(team: string): Promise<RosterEntry[]>;
   /**
    * Starts reading the team now, for a roster asked for soon (the window's first), without
-   * counting as that roster given (which starts the other teams' reading). Never throws.
+   * counting as that roster given (which starts the other teams' reading). Resolves once it is
+   * read, or could not be; never rejects.
    */
-  prepare?(team: string): void;
+  prepare?(team: string): Promise<void>;
   /** Messages between the user and `member` (both directions), oldest first, with delivery state on sent ones. */
   thread(team: string, member: string): Promise<ThreadMessage[]>;
   /** Every message of the team, oldest first. */

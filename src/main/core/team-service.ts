@@ -302,12 +302,14 @@ export class TeamService implements TeamServiceApi {
     return this.memberChannels.decorate(this.dir.summaries());
   }
 
-  prepare(team: string): void {
-    if (!this.started || this.stopping) return;
-    // Nobody waits for it but stop(), which lets it finish before the journals are closed.
-    const p: Promise<unknown> = this.resolve(team).catch(() => {});
+  prepare(team: string): Promise<void> {
+    if (!this.started || this.stopping) return Promise.resolve();
+    // Awaited by whoever asked (the browser host before it gives its URL) and by stop(), which
+    // lets it finish before the journals are closed.
+    const p: Promise<void> = this.resolve(team).then(() => {}, () => {});
     this.preparing.add(p);
     void p.finally(() => this.preparing.delete(p));
+    return p;
   }
 
   async roster(team: string): Promise<RosterEntry[]> {

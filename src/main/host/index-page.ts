@@ -8,13 +8,15 @@
 // page under the boot's id and sent first on the socket that names it (`/ws?boot=<id>`), so none
 // is lost between the snapshot and the socket; when they were not all kept the socket says
 // `resync`.
-// That team is read from the moment the snapshot is in (the head has gone out by then), while
-// the browser loads the page's files: on a first run, 5,000 messages read from inboxes into the
-// journal took some 300 ms, which the page waited for after its files had gone out. Its roster
-// is asked for once the page's script and style have gone out (or BOOT_ASSETS_MS after the
-// head): giving the window its first roster starts the engine's background work (the other
-// teams read, the search index opened), which holds this event loop for a while, and the page
-// must not wait behind it for its own files.
+// That team is normally read already: `teamdeck serve` primes the page (prime) before it gives
+// its URL, since reading 5,000 messages from inboxes into the journal on a first run took twice
+// as long on two cores while a browser loaded the page as it did before. Its roster then goes at
+// once. A team still being read when the page asks (a page opened later, a prime that ran out of
+// time) is read from the moment the snapshot is in, while the browser loads the page's files, and
+// its roster is asked for once the page's script has gone out (or BOOT_ASSETS_MS after the head):
+// giving the window its first roster starts the engine's background work (the other teams read,
+// the search index opened), which holds this event loop for a while, and the page must not wait
+// behind it for its own files.
 import type { ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -55,6 +57,12 @@ export function headAssets(head: string): string[] {
   return out;
 }
 
+/** Whether the promise has settled already (its reactions run before the next turn of the loop). */
+async function settledNow(p: Promise<unknown> | undefined): Promise<boolean> {
+  if (!p) return false;
+  return Promise.race([p.then(() => true, () => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
+}
+
 /** Events emitted since a page's boot snapshot, as frames, until its socket takes them. */
 interface Kept {
   frames: string[];
@@ -78,6 +86,11 @@ export interface IndexPage {
   noteSent(pathname: string): void;
   /** The frames kept for the page whose socket names `boot`, or 'resync' when they are not all there. Stops keeping them. */
   takeKept(boot: string): string[] | 'resync';
+  /**
+   * Readies what a first page needs before anyone asks: the team it opens first read, and the
+   * first screen's code loaded. Resolves when done or after `maxMs`, whichever is first; never rejects.
+   */
+  prime(maxMs: number): Promise<void>;
   close(): void;
 }
 
@@ -155,15 +168,18 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
       }
       const team = firstTeam(snap.value.teams);
       if (team !== undefined) {
+        let opened: Promise<void> | undefined;
         try {
-          opts.handlers.prepare?.(team);
+          opened = opts.handlers.prepare?.(team);
         } catch {
           // Only a head start: the roster below reads the team anyway.
         }
         // While the team is read and the page's files go out: a throwaway render of the first
         // screen without its roster (the process's first page only), so more of its code is compiled.
         opts.firstScreen?.warm({ id, snapshot: snap.value });
-        await Promise.race([assetsSent(assets, BOOT_ASSETS_MS), late]);
+        // A team read already (prime) gives its roster at once: the engine's background work
+        // starts well after the page's files have gone out (BACKGROUND_AFTER_ROSTER_MS).
+        if (!(await settledNow(opened))) await Promise.race([assetsSent(assets, BOOT_ASSETS_MS), late]);
       }
       const roster = team === undefined ? undefined : await ask<RosterEntry[]>('getRoster', [team]);
       return { id, snapshot: snap.value, ...(team !== undefined && roster !== undefined && roster !== 'late' && roster.ok ? { roster: { team, entries: roster.value } } : {}) };
@@ -194,8 +210,30 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
     res.end(`<div id="root">${screen}</div>${data}${html.slice(root + ROOT.length)}`);
   }
 
+  async function prime(maxMs: number): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((r) => {
+      timer = setTimeout(r, maxMs);
+      timer.unref();
+    });
+    const work = (async () => {
+      const snap = await opts.handlers.dispatch('getSnapshot', []);
+      const team = snap.ok ? firstTeam((snap.value as Snapshot).teams) : undefined;
+      const opened = team === undefined ? undefined : opts.handlers.prepare?.(team);
+      // While the team's files are read.
+      opts.firstScreen?.warm(snap.ok ? { id: '', snapshot: snap.value as Snapshot } : undefined);
+      await opened;
+    })().catch(() => {});
+    try {
+      await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     send,
+    prime,
     noteSent(pathname) {
       for (const w of [...assetWaiters]) {
         w.pending.delete(pathname);

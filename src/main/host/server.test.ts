@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import type { AppEvent, Result } from '../../shared/contract.js';
 import { useTempDirs } from '../../../test/helpers/tmp.js';
-import { BOOT_KEEP, headAssets } from './index-page.js';
+import { BOOT_ASSETS_MS, BOOT_KEEP, headAssets } from './index-page.js';
 import { hostContentSecurityPolicy, startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
 
 // The real timingSafeEqual, watched: the token check must go through it (constant time).
@@ -413,7 +413,7 @@ describe("the page's start-up data", () => {
   const EVIL = '</script><script>alert(1)</script><!--';
 
   /** Handlers whose snapshot lists one team, whose roster names a member EVIL, and whose answers the test may hold. */
-  function bootHandlers(hold: { snapshot?: Promise<void> } = {}) {
+  function bootHandlers(hold: { snapshot?: Promise<void>; prepare?: Promise<void> } = {}) {
     const h = fakeHandlers();
     h.dispatch = async (name, args) => {
       h.calls.push({ name, args });
@@ -424,7 +424,10 @@ describe("the page's start-up data", () => {
       if (name === 'getRoster') return { ok: true, value: [{ name: EVIL }] };
       return { ok: false, error: { code: 'invalid', message: 'unknown call' } };
     };
-    h.prepare = (team) => h.calls.push({ name: 'prepare', args: [team] });
+    h.prepare = async (team) => {
+      h.calls.push({ name: 'prepare', args: [team] });
+      await hold.prepare;
+    };
     return h;
   }
 
@@ -478,7 +481,8 @@ describe("the page's start-up data", () => {
   }
 
   it('sends the head at once, and the snapshot and first roster as inert JSON before </body>, the roster asked once the page has its files', async () => {
-    const handlers = bootHandlers();
+    // The team is still being read when the page asks.
+    const handlers = bootHandlers({ prepare: new Promise(() => {}) });
     const h = await bootHost(handlers);
     const q = `token=${h.token}`;
     const { head, whole } = await page(h.port, `/?${q}`);
@@ -508,8 +512,35 @@ describe("the page's start-up data", () => {
     expect(html.endsWith('</body></html>')).toBe(true);
   });
 
-  it('asks for the roster anyway when the page never fetches its files', async () => {
+  it('gives the roster of a team read before the page came (primed) at once, not after the page has its files', async () => {
     const handlers = bootHandlers();
+    // A page that waited for its files (which it never fetches here) would go without its roster:
+    // its start-up data waits less than BOOT_ASSETS_MS.
+    const h = await bootHost(handlers, { bootWaitMs: BOOT_ASSETS_MS - 50 });
+    await h.primeFirstPage(5_000);
+    expect(handlers.calls).toEqual([
+      { name: 'getSnapshot', args: [] },
+      { name: 'prepare', args: ['alpha'] },
+    ]);
+    const { whole } = await page(h.port, `/?token=${h.token}`);
+    expect(bootOf(await whole)?.roster?.team).toBe('alpha');
+    expect(handlers.calls.map((c) => c.name)).toEqual(['getSnapshot', 'prepare', 'getSnapshot', 'prepare', 'getRoster']);
+  });
+
+  it('gives up priming after its time, a team still being read', async () => {
+    const handlers = bootHandlers({ prepare: new Promise(() => {}) });
+    const h = await bootHost(handlers);
+    const t0 = performance.now();
+    await h.primeFirstPage(100);
+    expect(performance.now() - t0).toBeGreaterThanOrEqual(95);
+    expect(handlers.calls.map((c) => c.name)).toEqual(['getSnapshot', 'prepare']);
+  });
+
+  it('asks for the roster anyway when the page never fetches its files', async () => {
+    const handlers = bootHandlers({ prepare: new Promise(() => {}) });
+    // (Unlike a primed team's: with less time than BOOT_ASSETS_MS this page goes without.)
+    const without = await bootHost(bootHandlers({ prepare: new Promise(() => {}) }), { bootWaitMs: BOOT_ASSETS_MS - 50 });
+    expect(bootOf(await (await page(without.port, `/?token=${without.token}`)).whole)?.roster).toBeUndefined();
     const h = await bootHost(handlers);
     const { whole } = await page(h.port, `/?token=${h.token}`);
     expect(bootOf(await whole)?.roster?.team).toBe('alpha');

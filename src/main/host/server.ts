@@ -39,8 +39,8 @@ export interface HostHandlers {
   /** Validates and runs one untrusted call; never throws. */
   dispatch(name: unknown, args: unknown): Promise<Result<unknown>>;
   onEvent(listener: (event: AppEvent) => void): () => void;
-  /** Starts reading the team the page opens first, before its roster is asked for. Never throws. */
-  prepare?(team: string): void;
+  /** Starts reading the team the page opens first, before its roster is asked for; resolves once it is read. Never rejects. */
+  prepare?(team: string): Promise<void>;
 }
 
 export interface HostOptions {
@@ -67,6 +67,8 @@ export interface RunningHost {
   address: string;
   port: number;
   token: string;
+  /** Readies what the first page needs (index-page.ts), for at most `maxMs`; never rejects. */
+  primeFirstPage(maxMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -352,6 +354,7 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     address: address.address,
     port,
     token,
+    primeFirstPage: (maxMs) => page.prime(maxMs),
     close: async () => {
       page.close();
       for (const c of wss.clients) c.terminate();
