@@ -1,5 +1,7 @@
-// The browser host's first screen: the roster is in the page's own markup, so it shows before the
-// page's script has run (here, with no script at all), and the live app then takes its place.
+// The browser host's first screen: the roster is in the page's own markup and its style in the
+// page's head, so it shows before the page's script has run (here, with no script at all), and
+// the live app then takes its place.
+import { createHash } from 'node:crypto';
 import { test, expect, iso } from './fixtures.js';
 
 test('the roster paints from the page alone, inert, and the live app replaces it', async ({ browser, page, deck }) => {
@@ -30,8 +32,16 @@ test('the roster paints from the page alone, inert, and the live app replaces it
 
   // With the script: the page still comes with the first screen, and the live app replaces it:
   // one app root, the live one, which answers clicks.
-  const html = await (await page.request.get(url)).text();
+  const answer = await page.request.get(url);
+  const html = await answer.text();
   expect(html).toMatch(/<div id="root"><div data-testid="app" data-phase="first-screen" inert=""[^]*data-testid="member-researcher"/);
+  // Its style is in its head, allowed by its hash and nothing wider, in the header's policy and the page's own.
+  expect(html).not.toMatch(/rel="stylesheet"/);
+  const css = /<style>([^]*?)<\/style>/.exec(html)?.[1] ?? '';
+  expect(css.length).toBeGreaterThan(1_000);
+  const hash = `'sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}'`;
+  expect(/style-src ([^;]*)/.exec(answer.headers()['content-security-policy'] ?? '')?.[1]).toBe(`'self' ${hash}`);
+  expect(/<meta\s+http-equiv="Content-Security-Policy"[^>]*style-src ([^;"]*)/.exec(html)?.[1]).toBe(`'self' ${hash}`);
   await deck.open(page);
   await expect(page.getByTestId('app')).toHaveCount(1);
   await expect(page.getByTestId('app')).not.toHaveAttribute('inert', /.*/);

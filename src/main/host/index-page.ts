@@ -16,15 +16,17 @@
 // its roster is asked for once the page's script has gone out (or BOOT_ASSETS_MS after the head):
 // giving the window its first roster starts the engine's background work (the other teams read,
 // the search index opened), which holds this event loop for a while, and the page must not wait
-// behind it for its own files.
+// behind it for its own files. The page's stylesheet goes inline in its head (inline-style.ts).
 import type { ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Result, Snapshot } from '../../shared/contract.js';
 import type { WsServerMessage } from '../../shared/contract-schema.js';
 import { BOOT_ELEMENT_ID, firstTeam, scriptSafeJson, type HostBoot } from '../../shared/host-boot.js';
 import type { RosterEntry } from '../../shared/types.js';
 import type { FirstScreenRenderer } from './first-screen.js';
+import { allowStyle, inlineStylesheet } from './inline-style.js';
 import type { HostHandlers } from './server.js';
 
 /**
@@ -191,9 +193,13 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
   async function send(res: ServerResponse, headers: Record<string, string>, file: string): Promise<void> {
     const html = await readFile(file, 'utf8');
     const root = html.indexOf(ROOT);
-    res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
-    if (root < 0 || res.req.method === 'HEAD') return void res.end(res.req.method === 'HEAD' ? undefined : html);
-    const head = html.slice(0, root);
+    if (root < 0 || res.req.method === 'HEAD') {
+      res.writeHead(200, { ...headers, 'Content-Type': 'text/html; charset=utf-8' });
+      return void res.end(res.req.method === 'HEAD' ? undefined : html);
+    }
+    const { head, styleHash } = await inlineStylesheet(html.slice(0, root), join(dirname(file), 'assets'));
+    const csp = headers['Content-Security-Policy'];
+    res.writeHead(200, { ...headers, ...(csp ? { 'Content-Security-Policy': allowStyle(csp, styleHash) } : {}), 'Content-Type': 'text/html; charset=utf-8' });
     res.write(head);
     const booting = bootData(headAssets(head));
     // While the engine answers and the browser reads the head: the first screen's code and the
