@@ -1,8 +1,10 @@
 // The built renderer under its own Content-Security-Policy (the meta tag in index.html, which
-// is the main process's policy minus frame-ancestors) and the browser host's header policy:
+// is the main process's policy minus frame-ancestors, with the browser host's inlined style
+// allowed by its hash) and the browser host's header policy:
 // it starts, talks to the host over its WebSocket, renders and scrolls a long virtualized
 // thread, a markdown message, the feed and the jump palette, and not one CSP violation is
 // reported (securitypolicyviolation events are recorded from before the page's first script).
+import { createHash } from 'node:crypto';
 import { test, expect, iso } from './fixtures.js';
 
 const META_CSP =
@@ -27,7 +29,11 @@ test('the renderer runs under the strict CSP with no violations', async ({ page,
   }
 
   await deck.open(page);
-  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(META_CSP);
+  // The browser host's page has its stylesheet inline: the policy allows that one text by its hash.
+  const css = (await page.evaluate("[...document.querySelectorAll('style')].map((s) => s.textContent)")) as string[];
+  expect(css).toHaveLength(1);
+  const hash = `'sha256-${createHash('sha256').update(css[0]!, 'utf8').digest('base64')}'`;
+  expect(await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content')).toBe(META_CSP.replace("style-src 'self'", `style-src 'self' ${hash}`));
   await page.getByTestId('member-researcher').click();
   const thread = page.getByTestId('thread');
   await expect(thread).toContainText('Progress note 149');
@@ -37,7 +43,7 @@ test('the renderer runs under the strict CSP with no violations', async ({ page,
     await page.mouse.wheel(0, -4_000);
   }
   await expect(thread).toContainText('Step 0');
-  // The stylesheet applied (style-src 'self' let it in): the app is laid out, not unstyled.
+  // The stylesheet applied (its hash let it in): the app is laid out, not unstyled.
   await expect(page.getByTestId('app')).not.toHaveCSS('display', 'inline');
   // The rest of the UI: a send over the WebSocket, the palette.
   await page.getByTestId('compose').fill('Looks good, thanks.');
