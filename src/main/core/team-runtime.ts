@@ -35,6 +35,8 @@ export class TeamRuntime {
   terminated = new Set<string>();
   /** Per member, what it said that may be an answer to Teamdeck (see views.answersOf). */
   answerCandidates = new Map<string, ObservedState[]>();
+  /** Per inbox, the read of it under way (inbox-ingest.ts: one at a time). */
+  ingesting = new Map<string, Promise<void>>();
   /**
    * Typed or socket messages found in their recipient's transcript before their delivery was
    * journaled (Claude can take the keys and write the row before the journal append): marked

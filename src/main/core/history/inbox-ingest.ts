@@ -18,9 +18,22 @@ export const HUGE_INBOX_BYTES = 1_000_000;
 
 /**
  * Re-reads one inbox and folds what changed into history and receipts. Never sends anything:
- * the only thing it may do for delivery is wake a waiting queue.
+ * the only thing it may do for delivery is wake a waiting queue. One read of an inbox at a time,
+ * whoever asks (a watcher's report, the team's opening, its reopening): two at once could each
+ * fold what the other had not, and the one that ends last leaves its older look of the file as
+ * the last seen, so a message appended between them is never read.
  */
-export async function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: string, announce: boolean): Promise<void> {
+export function ingestInbox(dir: TeamDirectory, rt: TeamRuntime, owner: string, announce: boolean): Promise<void> {
+  const run = (rt.ingesting.get(owner) ?? Promise.resolve()).then(() => ingestOnce(dir, rt, owner, announce));
+  const done = run.then(() => {}, () => {});
+  rt.ingesting.set(owner, done);
+  void done.then(() => {
+    if (rt.ingesting.get(owner) === done) rt.ingesting.delete(owner);
+  });
+  return run;
+}
+
+async function ingestOnce(dir: TeamDirectory, rt: TeamRuntime, owner: string, announce: boolean): Promise<void> {
   const ctx = dir.ctx;
   const seqAtStart = ctx.delivery.writeSeq;
   const path = join(teamPaths(ctx.teamsRoot, rt.id).inboxes, `${owner}.json`);
