@@ -21,11 +21,14 @@ import type { SentState } from '../../src/main/core/delivery/journal.js';
 import type { Observer } from '../../test/claude/harness/observer.js';
 import type { ApiRequest } from '../../test/claude/harness/script.js';
 import { LEAD } from './actions.js';
-import { arrivals as arrivalsIn, givenAnswers, type Arrival } from './models.js';
+import { arrivals as arrivalsIn, givenAnswers, readableAfterSpells, spells, type Arrival } from './models.js';
 import type { Happened, TeamLife } from './record.js';
 import type { Views } from './scenario.js';
 
-/** A message delivered this long before its member's end, and never read, is lost, not cut off. */
+/**
+ * A message delivered this long before its member's end, and never read, is lost, not cut off.
+ * Counted from when the member could first read it: the end of a work spell it was delivered in.
+ */
 const CUT_OFF_MS = 20_000;
 /** Teamdeck's mark of an end (or a shutdown) may trail a write already under way by this much. */
 const MARK_SLACK_MS = 500;
@@ -159,6 +162,8 @@ export function account(input: AccountInput): Account {
       order.set(key, [...(order.get(key) ?? []), seq]);
     }
   }
+  const workSpells = spells(log);
+  const readableFrom = (team: string, member: string, at: number) => readableAfterSpells(workSpells, agentFor(member), team, at);
   const seen = new Map<number, Arrival[]>();
   let misdelivered = 0;
   for (const a of arrivalsIn(log)) {
@@ -260,12 +265,14 @@ export function account(input: AccountInput): Account {
         afterKnown++;
         problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered ${s.deliveredAt - known} ms after Teamdeck knew (or should have known) it could not be read`);
       } else if (s.deliveredAt >= end) cutOff.whileEnding++;
-      else if (end - s.deliveredAt <= CUT_OFF_MS) {
+      else if (end - readableFrom(rec.team, rec.to, s.deliveredAt) <= CUT_OFF_MS) {
         if (shutdown?.approvedAt === end) cutOff.byShutdown++;
         else cutOff.byTeamEnd++;
       } else {
         lost++;
-        problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered ${end - s.deliveredAt} ms before its end and its model never got it`);
+        const readable = readableFrom(rec.team, rec.to, s.deliveredAt);
+        const busy = readable > s.deliveredAt ? ` (readable ${end - readable} ms before it, after a work spell)` : '';
+        problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered ${end - s.deliveredAt} ms before its end${busy} and its model never got it`);
       }
       continue;
     }

@@ -166,3 +166,18 @@ export function spells(log: ApiRequest[]): Spell[] {
   }
   return out;
 }
+
+/** When `agent` of `team` can first read what reached its inbox at `at`: after the spells it is in. */
+export function readableAfterSpells(all: Spell[], agent: string, team: string, at: number): number {
+  let t = at;
+  for (let moved = true; moved; ) {
+    moved = false;
+    for (const w of all) {
+      if (w.agent === agent && (w.team === undefined || w.team === team) && w.from <= t && t < w.until) {
+        t = w.until;
+        moved = true;
+      }
+    }
+  }
+  return t;
+}
