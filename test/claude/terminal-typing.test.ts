@@ -372,8 +372,12 @@ describeClaude(`Claude Code ${CLAUDE_CODE_VERSION}: the lead's terminal as a mes
 
     it("puts the lead at waiting / \"permission prompt\" with no input box while its own Bash call asks; answered by a key", async () => {
       await dialog('lead-asks.txt', /Bash command\n/, () => team.lead.paste('Make a file. [[BASH:touch lead-asks.txt]]'));
-      const rows = readTranscript(leadTranscriptPath(team.run.projectsDir, team.run.proj, team.lead.sessionId));
-      const call = toolCalls(rows).find((c) => c.input.command === 'touch lead-asks.txt');
+      // Claude appends the transcript's rows on its own schedule: the lead may be idle before the result's row is in.
+      const resulted = () => {
+        const rows = readTranscript(leadTranscriptPath(team.run.projectsDir, team.run.proj, team.lead.sessionId));
+        return toolCalls(rows).find((c) => c.input.command === 'touch lead-asks.txt' && c.result !== undefined);
+      };
+      const call = await waitFor(resulted, { what: "the Bash call's result in the lead's transcript", timeoutMs: 5_000 }).catch(() => undefined);
       expect(call?.result?.permissionDecision).toMatchObject({ decision: 'accept', source: 'user_temporary', grantScope: 'once' });
     });
 
