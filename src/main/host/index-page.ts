@@ -149,6 +149,23 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
     });
   }
 
+  /**
+   * The team the window opens first, its reading begun (a head start only: its roster is asked
+   * for anyway), and meanwhile a throwaway render of the first screen without its roster (the
+   * process's first page only), so more of that code is compiled while the team's files are read.
+   */
+  function readAhead(id: string, snapshot: Snapshot): { team?: string; opened?: Promise<void> } {
+    const team = firstTeam(snapshot.teams);
+    let opened: Promise<void> | undefined;
+    try {
+      if (team !== undefined) opened = opts.handlers.prepare?.(team);
+    } catch {
+      // The roster's own read does it.
+    }
+    opts.firstScreen?.warm({ id, snapshot });
+    return { team, opened };
+  }
+
   /** The first snapshot and roster for a page, or undefined when they are not there in time. */
   async function bootData(assets: string[]): Promise<HostBoot | undefined> {
     if (opts.bootWaitMs <= 0) return undefined;
@@ -168,17 +185,8 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
         k.stop();
         return undefined;
       }
-      const team = firstTeam(snap.value.teams);
+      const { team, opened } = readAhead(id, snap.value);
       if (team !== undefined) {
-        let opened: Promise<void> | undefined;
-        try {
-          opened = opts.handlers.prepare?.(team);
-        } catch {
-          // Only a head start: the roster below reads the team anyway.
-        }
-        // While the team is read and the page's files go out: a throwaway render of the first
-        // screen without its roster (the process's first page only), so more of its code is compiled.
-        opts.firstScreen?.warm({ id, snapshot: snap.value });
         // A team read already (prime) gives its roster at once: the engine's background work
         // starts well after the page's files have gone out (BACKGROUND_AFTER_ROSTER_MS).
         if (!(await settledNow(opened))) await Promise.race([assetsSent(assets, BOOT_ASSETS_MS), late]);
@@ -224,11 +232,8 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
     });
     const work = (async () => {
       const snap = await opts.handlers.dispatch('getSnapshot', []);
-      const team = snap.ok ? firstTeam((snap.value as Snapshot).teams) : undefined;
-      const opened = team === undefined ? undefined : opts.handlers.prepare?.(team);
-      // While the team's files are read.
-      opts.firstScreen?.warm(snap.ok ? { id: '', snapshot: snap.value as Snapshot } : undefined);
-      await opened;
+      if (!snap.ok) return opts.firstScreen?.warm();
+      await readAhead('', snap.value as Snapshot).opened;
     })().catch(() => {});
     try {
       await Promise.race([work, late]);
