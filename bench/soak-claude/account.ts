@@ -257,6 +257,7 @@ export function account(input: AccountInput): Account {
       // When Teamdeck knew (or should have known) that nobody could read it any more.
       const teamKnown = shownEnded(rec.team) ?? (life?.end ? life.end.at + NOTICE_MS : Infinity);
       const known = Math.min(teamKnown, shutdown?.approvedAt !== undefined ? shutdown.approvedAt + 3_000 : Infinity);
+      const readable = readableFrom(rec.team, rec.to, s.deliveredAt);
       if (end === Infinity) {
         lost++;
         problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered (${rec.channel}) to a member still running, and its model never got it`);
@@ -265,12 +266,11 @@ export function account(input: AccountInput): Account {
         afterKnown++;
         problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered ${s.deliveredAt - known} ms after Teamdeck knew (or should have known) it could not be read`);
       } else if (s.deliveredAt >= end) cutOff.whileEnding++;
-      else if (end - readableFrom(rec.team, rec.to, s.deliveredAt) <= CUT_OFF_MS) {
+      else if (end - readable <= CUT_OFF_MS) {
         if (shutdown?.approvedAt === end) cutOff.byShutdown++;
         else cutOff.byTeamEnd++;
       } else {
         lost++;
-        const readable = readableFrom(rec.team, rec.to, s.deliveredAt);
         const busy = readable > s.deliveredAt ? ` (readable ${end - readable} ms before it, after a work spell)` : '';
         problems.push(`soak-msg ${rec.seq} to ${rec.to} of ${rec.team} was delivered ${end - s.deliveredAt} ms before its end${busy} and its model never got it`);
       }
