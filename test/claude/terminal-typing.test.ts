@@ -377,8 +377,8 @@ describeClaude(`Claude Code ${CLAUDE_CODE_VERSION}: the lead's terminal as a mes
         const rows = readTranscript(leadTranscriptPath(team.run.projectsDir, team.run.proj, team.lead.sessionId));
         return toolCalls(rows).find((c) => c.input.command === 'touch lead-asks.txt' && c.result !== undefined);
       };
-      const call = await waitFor(resulted, { what: "the Bash call's result in the lead's transcript", timeoutMs: 5_000 }).catch(() => undefined);
-      expect(call?.result?.permissionDecision).toMatchObject({ decision: 'accept', source: 'user_temporary', grantScope: 'once' });
+      const call = await waitFor(resulted, { what: "the Bash call's result in the lead's transcript", timeoutMs: 5_000 });
+      expect(call.result?.permissionDecision).toMatchObject({ decision: 'accept', source: 'user_temporary', grantScope: 'once' });
     });
 
     it("does the same for a teammate's ask, the dialog naming the teammate", async () => {
