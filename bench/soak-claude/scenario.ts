@@ -13,7 +13,7 @@ import type { CliTeam } from '../../test/claude/harness/teamdeck-cli.js';
 import { delay, waitFor } from '../../test/claude/harness/wait.js';
 import { LEAD, Soak } from './actions.js';
 import { checkFolder, endLead } from './ending.js';
-import { arrivals, givenAnswers } from './models.js';
+import { arrivals, givenAnswers, modelsBusy } from './models.js';
 import type { Channel, EndKind, TeamLife } from './record.js';
 
 export interface ScenarioOptions {
@@ -235,6 +235,9 @@ export async function drain(soak: Soak): Promise<void> {
   ).catch(() => soak.h.notes.push('the drain ended with delivered messages its models had not seen'));
   await waitFor(
     async () => {
+      // A reply still on its way (or a spell's result still to come) is an answer not yet given:
+      // the check passed before the last answer existed, and the account then found it missing.
+      if (modelsBusy(deck.api.log, Date.now())) return false;
       const shown = (await threads()).map((m) => m.text);
       const answers = givenAnswers(deck.api.log).filter((a) => running.some((l) => (a.team ? a.team === l.team : a.at >= l.launchedAt)));
       return answers.every((a) => shown.some((t) => t.includes(`${a.agent} answer ${a.n}:`)));
