@@ -268,6 +268,30 @@ describe('a current-era team', () => {
     expect(await readdir(teams)).toEqual([]);
   });
 
+  it('reads the transcripts for a while after the end: an answer Claude writes just after it removes the folder is shown', async () => {
+    await liveTeam();
+    // The clock stops once the end is seen: the test cannot outlast the time the end leaves.
+    const clock: { stoppedAt?: number } = {};
+    svc = new TeamService({ teamsRoot: teams, stateDir: join(base, 'state'), rescanMs: 100, now: () => clock.stoppedAt ?? Date.now() });
+    const s = svc;
+    await s.start();
+    const text = 'What is the answer? [[SAY:The answer is 42.]]';
+    await s.send({ team: TEAM, to: 'researcher', text });
+    await claudeConsume(inbox('researcher'), 'prune');
+    const rows = (await readFile(join(CAPTURE, RESEARCHER_TX), 'utf8')).trimEnd().split('\n');
+    const at = rows.findIndex((l) => l.includes('teammate_id=\\"teamdeck\\"'));
+    for (const l of rows.slice(0, at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
+    await until('seen', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'seen'));
+    await rm(join(teams, TEAM), { recursive: true });
+    await until('ended', async () => (await s.listTeams()).find((t) => t.id === TEAM && t.state === 'ended'));
+    clock.stoppedAt = Date.now();
+    // Polls find nothing new meanwhile (the safety net polls on every tick this soon after start).
+    await new Promise((r) => setTimeout(r, 500));
+    for (const l of rows.slice(at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
+    const answer = await until('the answer', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.text === 'The answer is 42.'), 3_000);
+    expect(answer).toMatchObject({ from: 'researcher', source: 'transcript' });
+  });
+
   it("ends when its lead's process is gone though Claude left the folder (SIGKILL)", async () => {
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     await liveTeam(Number(dead.stdout), '1');

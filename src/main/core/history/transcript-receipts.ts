@@ -26,9 +26,18 @@ import { observedToThread } from './views.js';
 const drained = new WeakSet<TeamRuntime>();
 
 /**
+ * How long after a team's end a poll that finds nothing does not yet mean its transcripts are
+ * read to their end: at /exit Claude writes the lead's last rows after it removes the team's
+ * folder (2.1.332 in the soak: the lead's transcript last changed just after its folder was seen
+ * gone), and a poll can fall in between.
+ */
+export const DRAIN_AFTER_END_MS = 2_000;
+
+/**
  * Reads what was appended to the teams' transcripts: `seen` receipts and answers. An ended
- * team's are read until nothing more comes (the last answer a lead wrote as it exited, or
- * while no engine ran), then only while a message to it waits to be seen.
+ * team's are read until nothing more comes, from DRAIN_AFTER_END_MS after its end on (the last
+ * answer a lead wrote as it exited, or while no engine ran), then only while a message to it
+ * waits to be seen.
  */
 export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
   const ctx = dir.ctx;
@@ -43,7 +52,7 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     const ours = new Set([USER_INBOX, sendAs, ...[...rt.state.sent.values()].map((s) => s.from)]);
     const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
     if (found.rows.length) ctx.onTranscriptRows?.(rt, found.rows);
-    else if (rt.ended) drained.add(rt);
+    else if (rt.ended && ctx.now() - rt.ended.at >= DRAIN_AFTER_END_MS) drained.add(rt);
     for (const p of found.prompts) rt.transcribed.add(p.agent);
     // Presence: what each agent last did; a teammate known only from its transcript is listed.
     let rosterChanged = dir.addTranscriptAgents(rt, found.activity.keys());
