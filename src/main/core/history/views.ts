@@ -98,10 +98,11 @@ export function answerClock(rt: TeamRuntime): (member: string) => number | undef
 export function statusOf(rt: TeamRuntime, s: SentState, lastAnswer = latestAnswerAt(rt, s.to)): DeliveryStatus {
   if (s.undeliverableAt !== undefined) return 'undeliverable';
   if (s.deliveredAt === undefined) return 'queued';
-  if (s.consumedAt === undefined && s.seenAt === undefined) return 'accepted';
-  // Tied by its transcript to the turn that answered it; else (legacy, or no transcript) any
-  // answer after it.
+  // Tied to the answer (by its transcript turn, or by the lead's socket reply): replied, even
+  // before its taking or its transcript row is seen (a socket reply can come first).
   if (rt.repliedIds.has(s.id)) return 'replied';
+  if (s.consumedAt === undefined && s.seenAt === undefined) return 'accepted';
+  // Else (legacy, or no transcript) any answer after it.
   if (!rt.transcribed.has(s.to) && lastAnswer !== undefined && lastAnswer > Date.parse(s.timestamp)) return 'replied';
   return s.seenAt !== undefined ? 'seen' : 'taken';
 }
