@@ -62,6 +62,20 @@ async function until<T>(what: string, f: () => Promise<T | undefined | false>, m
   }
 }
 
+/**
+ * Sends researcher the captured question, takes it as Claude does and writes its transcript up to
+ * the prompt (seen); the rest of the captured turn (the answer) is returned for the test to write.
+ */
+async function questionSeen(s: TeamService): Promise<string[]> {
+  await s.send({ team: TEAM, to: 'researcher', text: 'What is the answer? [[SAY:The answer is 42.]]' });
+  await claudeConsume(inbox('researcher'), 'prune');
+  const rows = (await readFile(join(CAPTURE, RESEARCHER_TX), 'utf8')).trimEnd().split('\n');
+  const at = rows.findIndex((l) => l.includes('teammate_id=\\"teamdeck\\"'));
+  for (const l of rows.slice(0, at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
+  await until('seen', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'seen'));
+  return rows.slice(at + 1);
+}
+
 beforeEach(async () => {
   base = await makeTempDir();
   config = join(base, '.claude');
@@ -275,19 +289,13 @@ describe('a current-era team', () => {
     svc = new TeamService({ teamsRoot: teams, stateDir: join(base, 'state'), rescanMs: 100, now: () => clock.stoppedAt ?? Date.now() });
     const s = svc;
     await s.start();
-    const text = 'What is the answer? [[SAY:The answer is 42.]]';
-    await s.send({ team: TEAM, to: 'researcher', text });
-    await claudeConsume(inbox('researcher'), 'prune');
-    const rows = (await readFile(join(CAPTURE, RESEARCHER_TX), 'utf8')).trimEnd().split('\n');
-    const at = rows.findIndex((l) => l.includes('teammate_id=\\"teamdeck\\"'));
-    for (const l of rows.slice(0, at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
-    await until('seen', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.status === 'seen'));
+    const answerRows = await questionSeen(s);
     await rm(join(teams, TEAM), { recursive: true });
     await until('ended', async () => (await s.listTeams()).find((t) => t.id === TEAM && t.state === 'ended'));
     clock.stoppedAt = Date.now();
     // Polls find nothing new meanwhile (the safety net polls on every tick this soon after start).
     await new Promise((r) => setTimeout(r, 500));
-    for (const l of rows.slice(at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
+    for (const l of answerRows) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
     const answer = await until('the answer', async () => (await s.thread(TEAM, 'researcher')).find((m) => m.text === 'The answer is 42.'), 3_000);
     expect(answer).toMatchObject({ from: 'researcher', source: 'transcript' });
   });
@@ -310,18 +318,12 @@ describe('a current-era team', () => {
     await liveTeam(lead.pid!, procStartOf(lead.pid!));
     const first = service();
     await first.start();
-    const text = 'What is the answer? [[SAY:The answer is 42.]]';
-    await first.send({ team: TEAM, to: 'researcher', text });
-    await claudeConsume(inbox('researcher'), 'prune');
     // Its prompt reaches the transcript while this engine runs: seen.
-    const rows = (await readFile(join(CAPTURE, RESEARCHER_TX), 'utf8')).trimEnd().split('\n');
-    const at = rows.findIndex((l) => l.includes('teammate_id=\\"teamdeck\\"'));
-    for (const l of rows.slice(0, at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
-    await until('seen', async () => (await first.thread(TEAM, 'researcher')).find((m) => m.status === 'seen'));
+    const answerRows = await questionSeen(first);
     await first.stop();
     svc = undefined;
     // The rest of its turn (the answer) is written while no engine runs; then the lead is killed.
-    for (const l of rows.slice(at + 1)) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
+    for (const l of answerRows) await appendFile(join(config, RESEARCHER_TX), nowRow(l));
     lead.kill('SIGKILL');
     await new Promise((r) => lead.once('exit', r));
     const s = service();
