@@ -4,7 +4,7 @@
 // drain waits for every answer only once no model can still give one.
 import { describe, expect, it } from 'vitest';
 import { modelsBusy, readableAfterSpells, type Spell } from '../bench/soak-claude/models.js';
-import type { ApiRequest } from '../test/claude/harness/script.js';
+import type { ApiRequest } from './claude/harness/script.js';
 
 const spell = (agent: string, team: string | undefined, from: number, until: number): Spell => ({ agent, team, from, until });
 

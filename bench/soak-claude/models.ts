@@ -167,6 +167,9 @@ export function spells(log: ApiRequest[]): Spell[] {
   return out;
 }
 
+/** How long after a spell's sleep its result may take to come back as a call (a busy machine). */
+const SPELL_RESULT_SLACK_MS = 3_000;
+
 /**
  * Whether a model may still give an answer: a call whose reply has not gone out (the script's
  * latency), or a work spell not over or just over (its result comes back as a new call, a
@@ -175,9 +178,6 @@ export function spells(log: ApiRequest[]): Spell[] {
 export function modelsBusy(log: ApiRequest[], now: number): boolean {
   return log.some((r) => isModelCall(r) && r.status === undefined) || spells(log).some((w) => w.until + SPELL_RESULT_SLACK_MS > now);
 }
-
-/** How long after a spell's sleep its result may take to come back as a call (a busy machine). */
-const SPELL_RESULT_SLACK_MS = 3_000;
 
 /** When `agent` of `team` can first read what reached its inbox at `at`: after the spells it is in. */
 export function readableAfterSpells(all: Spell[], agent: string, team: string, at: number): number {

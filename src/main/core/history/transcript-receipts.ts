@@ -31,7 +31,7 @@ const drained = new WeakSet<TeamRuntime>();
  * folder (2.1.332 in the soak: the lead's transcript last changed just after its folder was seen
  * gone), and a poll can fall in between.
  */
-export const DRAIN_AFTER_END_MS = 2_000;
+const DRAIN_AFTER_END_MS = 2_000;
 
 /**
  * Reads what was appended to the teams' transcripts: `seen` receipts and answers. An ended
