@@ -5,10 +5,10 @@
 import { appendFile, mkdir, mkdtemp, open, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { procStartOf } from '../src/main/core/claude/lifecycle.js';
-import { TranscriptWatch } from '../src/main/core/claude/transcripts.js';
-import { foldRows, newTrack } from '../src/main/core/history/activity.js';
-import { TeamService } from '../src/main/core/team-service.js';
+import { procStartOf } from '../src/engine/claude/lifecycle.js';
+import { TranscriptWatch } from '../src/engine/claude/transcripts.js';
+import { foldRows, newTrack } from '../src/engine/live/activity.js';
+import { TeamService } from '../src/engine/service/team-service.js';
 import type { AppEvent } from '../src/shared/contract.js';
 import { summarize, type Row } from './stats.js';
 

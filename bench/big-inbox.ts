@@ -3,14 +3,14 @@
 // the team feed open in Chromium; and the user's sends into that same inbox are admitted
 // (`accepted`: locked, appended, fsync'd, verified) while teammates keep writing to it.
 import { dirname, join } from 'node:path';
-import { fsyncDir } from '../src/main/core/delivery/atomic-write.js';
+import { fsyncDir } from '../src/engine/files/atomic-write.js';
 import { open, readFile, rename, stat } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import lockfile from 'proper-lockfile';
-import { appendToArrayText, claudeLockOptions, userInboxEntry } from '../src/main/core/claude/inbox-writer.js';
+import { appendToArrayText, claudeLockOptions, userInboxEntry } from '../src/engine/claude/inbox-writer.js';
 import { claudeAppend, type ClaudeMessage } from '../src/sim/claude-inbox.js';
 import { createRng } from '../src/sim/prng.js';
-import { deriveMessageId } from '../src/main/core/claude/message-id.js';
+import { deriveMessageId } from '../src/engine/claude/message-id.js';
 import { clockOffset, ensureRendererBuilt, hostClient, launchBrowser, newBenchPage, nowMs, openApp, seenAt, sleep, startHost, waitQuiet } from './browser.js';
 import { fixture } from './fixtures.js';
 import { summarize, type Row } from './stats.js';

@@ -4,7 +4,7 @@
 // the generator's long thread (the user's questions and the member's answers) in a legacy team,
 // read once by a started engine; each run is one export call, the median of several is the
 // figure. The same thread as JSON is measured too, for the note.
-import { TeamService } from '../src/main/core/team-service.js';
+import { TeamService } from '../src/engine/service/team-service.js';
 import { fixture } from './fixtures.js';
 import { summarize, type Row } from './stats.js';
 

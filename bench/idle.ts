@@ -15,7 +15,7 @@ import { claudeEntry, claudeSend } from '../src/sim/claude-inbox.js';
 import { claudeSidePaths } from '../src/sim/claude-paths.js';
 import { createTeam } from '../src/sim/simulator.js';
 import { leadTranscript, newPromptState, newTeammateAgentId, teammateTranscript, writeTeammateMeta } from '../src/sim/transcript.js';
-import { WARM_UP_MS } from '../src/main/core/read-schedule.js';
+import { WARM_UP_MS } from '../src/engine/service/read-schedule.js';
 import { hostClient, nowMs, sleep, startHost } from './browser.js';
 import type { Row } from './stats.js';
 

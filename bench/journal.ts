@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Journal, type JournalRecord } from '../src/main/core/delivery/journal.js';
+import { Journal, type JournalRecord } from '../src/engine/journal/journal.js';
 import { summarize, type Row } from './stats.js';
 
 function records(n: number): JournalRecord[] {

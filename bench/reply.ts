@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claudeAppend, type ClaudeMessage } from '../src/sim/claude-inbox.js';
 import { createRng } from '../src/sim/prng.js';
-import { deriveMessageId } from '../src/main/core/claude/message-id.js';
+import { deriveMessageId } from '../src/engine/claude/message-id.js';
 import { clockOffset, ensureRendererBuilt, launchBrowser, newBenchPage, nowMs, openApp, seenAt, sleep, startHost, waitQuiet } from './browser.js';
 import { fixture } from './fixtures.js';
 import { summarize, type Row } from './stats.js';

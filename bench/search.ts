@@ -13,8 +13,8 @@
 import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SearchIndex } from '../src/main/core/search/search-index.js';
-import { TeamService } from '../src/main/core/team-service.js';
+import { SearchIndex } from '../src/engine/search/search-index.js';
+import { TeamService } from '../src/engine/service/team-service.js';
 import { claudeAppend } from '../src/sim/claude-inbox.js';
 import { mulberry32 } from '../src/sim/prng.js';
 import { fixture } from './fixtures.js';

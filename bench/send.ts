@@ -15,9 +15,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import lockfile from 'proper-lockfile';
-import { TeamService } from '../src/main/core/team-service.js';
-import { appendToArrayText, claudeLockOptions, userInboxEntry } from '../src/main/core/claude/inbox-writer.js';
-import { fsyncDir } from '../src/main/core/delivery/atomic-write.js';
+import { TeamService } from '../src/engine/service/team-service.js';
+import { appendToArrayText, claudeLockOptions, userInboxEntry } from '../src/engine/claude/inbox-writer.js';
+import { fsyncDir } from '../src/engine/files/atomic-write.js';
 import { writeTeam } from '../test/helpers/team-fixture.js';
 import { summarize, type Row } from './stats.js';
 

@@ -18,7 +18,7 @@
 // did not hold; 1 when something is; 2 when the soak itself could not run. A watchdog bounds it.
 //
 // `--break no-dedup|recreate-folders|no-ended-check` runs it against a deliberately broken
-// engine (TEAMDECK_BREAK, a test-only switch in src/main/core); `--ends exit,sigterm,sigkill`
+// engine (TEAMDECK_BREAK, a test-only switch in src/engine); `--ends exit,sigterm,sigkill`
 // picks how leads end, `--one-team` keeps one team for the whole stream, `--life-seconds N`
 // makes every team live N seconds, `--end-last` ends the last team too (short runs that must
 // see a crash right after a write, or an end, or several), and `--fail-fast` stops the stream

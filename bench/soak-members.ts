@@ -10,7 +10,7 @@ import { appendFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { startSimulation, type Simulation } from '../src/sim/main.js';
 import type { MemberEvent } from '../src/sim/simulator.js';
-import { inboxFileStem } from '../src/main/core/claude/paths.js';
+import { inboxFileStem } from '../src/engine/claude/paths.js';
 
 export interface SoakMembersOptions {
   teamsDir: string;

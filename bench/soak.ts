@@ -23,7 +23,7 @@ import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Journal, type FoldedState } from '../src/main/core/delivery/journal.js';
+import { Journal, type FoldedState } from '../src/engine/journal/journal.js';
 import { createTeam, LEAD_NAME } from '../src/sim/simulator.js';
 import { copies, firstArrivalOrder, type Seen } from '../test/helpers/engine-check.js';
 import { HELPERS, has, rng, spawnHelper, until, type Proc } from '../test/helpers/engine-proc.js';

@@ -19,7 +19,7 @@ const vm = require('node:vm');
 const BUNDLE = join(__dirname, '..', 'out', 'cli', 'teamdeck.cjs');
 // (TEAMDECK_CLI_CACHE_DIR: elsewhere, for tests that must not share the checkout's caches.)
 const CACHE_DIR = process.env.TEAMDECK_CLI_CACHE_DIR || join(dirname(BUNDLE), 'cache');
-/** Emitted on `process` by the bundle just before it changes a V8 flag (V8_FLAGS_EVENT in src/main/core/v8-flags.ts). */
+/** Emitted on `process` by the bundle just before it changes a V8 flag (V8_FLAGS_EVENT in src/engine/search/v8-flags.ts). */
 const V8_FLAGS_EVENT = 'teamdeck:v8-flags';
 /** The bundle's first line names its build (scripts/build-cli.mjs, BUILD_ID_PREFIX). */
 const BUILD_ID = /^\/\/ teamdeck-cli build ([0-9a-f]+)\n/;
@@ -78,7 +78,7 @@ async function run() {
   const cli = { exports: {} };
   // V8 stamps a code cache with the flags in force, and a start (which runs with the defaults)
   // rejects one stamped otherwise. The bundle says when it is about to change a flag (the search
-  // index's SQLite, src/main/core/v8-flags.ts): the cache is taken then, in memory, and written
+  // index's SQLite, src/engine/search/v8-flags.ts): the cache is taken then, in memory, and written
   // at exit like any other. It holds what the command compiled up to that moment.
   let taken;
   process.once(V8_FLAGS_EVENT, () => {

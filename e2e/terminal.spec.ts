@@ -12,7 +12,7 @@ import { execFile } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { tmuxSocketName } from '../src/main/core/terminal/tmux-client.js';
+import { tmuxSocketName } from '../src/engine/terminals/tmux-client.js';
 import { createTeam } from '../src/sim/simulator.js';
 import { REPO, test, expect, sentRow } from './fixtures.js';
 

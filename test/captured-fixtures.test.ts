@@ -6,8 +6,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemberState } from '../src/shared/types.js';
-import { memberState, presenceFacts } from '../src/main/core/presence.js';
-import { listTeamIds, readTeam, type TeamSnapshot } from '../src/main/core/claude/team-reader.js';
+import { memberState, presenceFacts } from '../src/engine/teams/presence.js';
+import { listTeamIds, readTeam, type TeamSnapshot } from '../src/engine/claude/team-reader.js';
 import { CAPTURED_DIR, copyFixture, makeTempDir } from './helpers/tmp.js';
 
 const MIN = 60_000;

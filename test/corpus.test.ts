@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readInbox } from '../src/main/core/claude/inbox-read.js';
-import { inboxFileStem } from '../src/main/core/claude/paths.js';
-import { readTeam } from '../src/main/core/claude/team-reader.js';
-import { TeamService } from '../src/main/core/team-service.js';
-import { SendRefusedError } from '../src/main/core/service-types.js';
+import { readInbox } from '../src/engine/claude/inbox-read.js';
+import { inboxFileStem } from '../src/engine/claude/paths.js';
+import { readTeam } from '../src/engine/claude/team-reader.js';
+import { TeamService } from '../src/engine/service/team-service.js';
+import { SendRefusedError } from '../src/engine/service/service-types.js';
 import { message, writeTeam } from './helpers/teams.js';
 import type { CaseContext, CaseEnv, CorpusCase, Expectation } from './corpus/types.js';
 

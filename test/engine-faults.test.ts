@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFile, chmod, chown, mkdir, mkdtemp, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TeamService } from '../src/main/core/team-service.js';
+import { TeamService } from '../src/engine/service/team-service.js';
 import type { SendResult } from '../src/shared/types.js';
 import { tempTeams, writeTeam, type TempTeams } from './helpers/team-fixture.js';
 import { has, runs, spawnHelper, until, type Proc } from './helpers/engine-proc.js';

@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TeamService } from '../src/main/core/team-service.js';
+import { TeamService } from '../src/engine/service/team-service.js';
 import type { AppEvent } from '../src/shared/contract.js';
 import type { SendResult } from '../src/shared/types.js';
 import { tempTeams, writeTeam, type TempTeams } from './helpers/team-fixture.js';

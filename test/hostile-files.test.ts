@@ -15,11 +15,11 @@ import { appendFile, mkdir, mkdtemp, open, readdir, readFile, readlink, rm, syml
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_SESSION_FILE_BYTES, readSessionFile } from '../src/main/core/claude/sessions.js';
-import { MAX_TASK_FILE_BYTES } from '../src/main/core/claude/tasks.js';
-import { readTimeline } from '../src/main/core/claude/transcript-timeline.js';
-import { readTeamConfig } from '../src/main/core/claude/config.js';
-import { TeamService } from '../src/main/core/team-service.js';
+import { MAX_SESSION_FILE_BYTES, readSessionFile } from '../src/engine/claude/sessions.js';
+import { MAX_TASK_FILE_BYTES } from '../src/engine/claude/tasks.js';
+import { readTimeline } from '../src/engine/claude/transcript-timeline.js';
+import { readTeamConfig } from '../src/engine/claude/config.js';
+import { TeamService } from '../src/engine/service/team-service.js';
 import type { MemberActivity } from '../src/shared/types.js';
 import { message, writeTeam } from './helpers/teams.js';
 import { jsonl, leadTx, LIVE_SESSION, LIVE_TEAM, liveTeam, projectDir, researcherTx, rows, session, sessionFile, sessionsDir, SLUG, subagentsDir } from './corpus/live-build.js';

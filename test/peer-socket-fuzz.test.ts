@@ -17,8 +17,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPeerEndpoint, type PeerEndpoint, type PeerEndpointLimits } from '../src/main/core/claude/peer-endpoint.js';
-import { MAX_LINE_CHARS, parsePeerLine, type PeerControlLine, type PeerUserLine } from '../src/main/core/claude/peer-protocol.js';
+import { openPeerEndpoint, type PeerEndpoint, type PeerEndpointLimits } from '../src/engine/claude/peer-endpoint.js';
+import { MAX_LINE_CHARS, parsePeerLine, type PeerControlLine, type PeerUserLine } from '../src/engine/claude/peer-protocol.js';
 import { rng } from './helpers/engine-proc.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1);

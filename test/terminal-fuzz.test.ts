@@ -11,12 +11,12 @@ import { performance } from 'node:perf_hooks';
 import type { Result } from '../src/shared/contract.js';
 import { MAX_TERMINAL_INPUT, validateCall } from '../src/shared/contract-schema.js';
 import type { TerminalInfo } from '../src/shared/types.js';
-import { ApiHandlers } from '../src/main/core/api-handlers.js';
-import { SettingsStore } from '../src/main/core/settings.js';
-import { TeamService } from '../src/main/core/team-service.js';
-import { createTerminalHost } from '../src/main/core/terminal/host.js';
-import { readLog, waitFor, writeStandIn } from '../src/main/core/terminal/test-kit.js';
-import { tmuxSocketName } from '../src/main/core/terminal/tmux-client.js';
+import { ApiHandlers } from '../src/engine/api/api-handlers.js';
+import { SettingsStore } from '../src/engine/service/settings.js';
+import { TeamService } from '../src/engine/service/team-service.js';
+import { createTerminalHost } from '../src/engine/terminals/host.js';
+import { readLog, waitFor, writeStandIn } from '../src/engine/terminals/test-kit.js';
+import { tmuxSocketName } from '../src/engine/terminals/tmux-client.js';
 import { rng } from './helpers/engine-proc.js';
 import { tempTeams, type TempTeams } from './helpers/team-fixture.js';
 

@@ -17,7 +17,7 @@
 // - recreated folders: a team folder seen again after Claude removed it.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SentState } from '../../src/main/core/delivery/journal.js';
+import type { SentState } from '../../src/engine/journal/journal.js';
 import type { Observer } from '../../test/claude/harness/observer.js';
 import type { ApiRequest } from '../../test/claude/harness/script.js';
 import { LEAD } from './actions.js';

@@ -6,8 +6,8 @@
 // is the order Teamdeck was asked for.
 import { cpSync, existsSync, readdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import { Journal } from '../../src/main/core/delivery/journal.js';
-import type { EngineSocketClient } from '../../src/main/core/engine-socket/client.js';
+import { Journal } from '../../src/engine/journal/journal.js';
+import type { EngineSocketClient } from '../../src/engine/socket/client.js';
 import type { Rng } from '../../src/sim/prng.js';
 import { frameOf } from '../../test/claude/harness/entries.js';
 import { holdInboxLock, type LockHolder } from '../../test/claude/harness/teamdeck-cli.js';

@@ -6,7 +6,7 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EngineSocketClient } from '../../src/main/core/engine-socket/client.js';
+import { EngineSocketClient } from '../../src/engine/socket/client.js';
 import type { TerminalInfo } from '../../src/shared/types.js';
 import { startApiStandin, type ApiStandin } from '../../test/claude/harness/api-standin.js';
 import { claudeForTests } from '../../test/claude/harness/binary.js';

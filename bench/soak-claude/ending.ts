@@ -4,7 +4,7 @@
 // go only once Teamdeck shows the team ended, and then a folder of the team's name must not be
 // back. /exit is typed as a user would (Claude may ask first, with teammates at work).
 import { existsSync, statSync, watch } from 'node:fs';
-import type { EngineSocketClient } from '../../src/main/core/engine-socket/client.js';
+import type { EngineSocketClient } from '../../src/engine/socket/client.js';
 import { delay, waitFor } from '../../test/claude/harness/wait.js';
 import { LEAD, type Soak } from './actions.js';
 import { alive } from './deck.js';
@@ -160,7 +160,7 @@ export function checkFolder(soak: Soak, life: TeamLife): void {
  * `asked` when Claude asked.
  */
 async function typeExit(soak: Soak, life: TeamLife, record: { at: number }, beforeEnter: () => Promise<void>, asked: () => void): Promise<boolean> {
-  const { inputBox, inputText } = await import('../../src/main/core/claude/lead-screen.js');
+  const { inputBox, inputText } = await import('../../src/engine/claude/lead-screen.js');
   const screen = () => soak.deck.tmuxOut(['capture-pane', '-p', '-t', life.terminal]);
   const box = async () => {
     const b = inputBox(await screen());

@@ -7,7 +7,7 @@
 // every delivered message read, every answer shown; then Teamdeck's own view is collected.
 import { existsSync, statSync } from 'node:fs';
 import type { ThreadMessage } from '../../src/shared/types.js';
-import type { FoldedState } from '../../src/main/core/delivery/journal.js';
+import type { FoldedState } from '../../src/engine/journal/journal.js';
 import { LEAD_TOKEN } from '../../test/claude/harness/api-standin.js';
 import type { CliTeam } from '../../test/claude/harness/teamdeck-cli.js';
 import { delay, waitFor } from '../../test/claude/harness/wait.js';

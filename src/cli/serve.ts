@@ -1,16 +1,16 @@
 // `teamdeck serve`: the app's renderer and contract in a browser, served on 127.0.0.1 only,
-// behind a per-run token (see src/main/host/server.ts for how requests are authenticated).
+// behind a per-run token (see src/browser-host/server.ts for how requests are authenticated).
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
-import { ApiHandlers } from '../main/core/api-handlers.js';
-import { resolveStateDir } from '../main/core/claude/paths.js';
-import { StateDirBusyError } from '../main/core/service-types.js';
-import { SettingsStore } from '../main/core/settings.js';
-import { TeamService } from '../main/core/team-service.js';
-import { withEngineSocket } from '../main/core/engine-socket/with-socket.js';
-import { startDemoTeam } from '../main/host/demo-team.js';
-import { firstScreenRenderer } from '../main/host/first-screen.js';
-import { startHost } from '../main/host/server.js';
+import { ApiHandlers } from '../engine/api/api-handlers.js';
+import { resolveStateDir } from '../engine/claude/paths.js';
+import { StateDirBusyError } from '../engine/service/service-types.js';
+import { SettingsStore } from '../engine/service/settings.js';
+import { TeamService } from '../engine/service/team-service.js';
+import { withEngineSocket } from '../engine/socket/with-socket.js';
+import { startDemoTeam } from '../sim/demo-team.js';
+import { firstScreenRenderer } from '../browser-host/first-screen.js';
+import { startHost } from '../browser-host/server.js';
 import { COMMON_HELP, UsageError, intOpt, noPositionals, parseCommandArgs, stringOpt } from './args.js';
 import { processIo, type Io } from './io.js';
 
@@ -63,7 +63,7 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
   if (settings.problem) io.err(`note: ${settings.problem}`);
 
   // The lead terminals this host launches run in Teamdeck's tmux server (or a pty here).
-  const { createTerminalHost } = await import('../main/core/terminal/host.js');
+  const { createTerminalHost } = await import('../engine/terminals/host.js');
   let handlers: ApiHandlers;
   try {
     handlers = await ApiHandlers.create({

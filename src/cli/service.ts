@@ -7,8 +7,8 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StateDirBusyError, type TeamServiceApi, type TeamServiceOptions } from '../main/core/service-types.js';
-import { resolveStateDir, resolveTeamsRoot, teamDirName } from '../main/core/claude/paths.js';
+import { StateDirBusyError, type TeamServiceApi, type TeamServiceOptions } from '../engine/service/service-types.js';
+import { resolveStateDir, resolveTeamsRoot, teamDirName } from '../engine/claude/paths.js';
 import type { TeamSummary } from '../shared/types.js';
 import type { Common } from './args.js';
 import type { Io } from './io.js';
@@ -38,7 +38,7 @@ export interface OpenOptions {
 
 /** The terminal host for an engine this process runs: tmux or a pty, `claude` from the settings. */
 export async function terminalHostFor(stateDir: string): Promise<TeamServiceOptions['terminalHost']> {
-  const [{ createTerminalHost }, { SettingsStore }] = await Promise.all([import('../main/core/terminal/host.js'), import('../main/core/settings.js')]);
+  const [{ createTerminalHost }, { SettingsStore }] = await Promise.all([import('../engine/terminals/host.js'), import('../engine/service/settings.js')]);
   const settings = await SettingsStore.open(stateDir);
   return (o) => createTerminalHost({ stateDir, claudePath: () => settings.get().claudePath, ...o });
 }
@@ -53,7 +53,7 @@ export async function openService(common: Common, io: Io, opts: OpenOptions): Pr
   const { root, source } = resolveTeamsRoot({ teamsDir: common.teamsDir });
   const stateDir = resolveStateDir({ stateDir: common.stateDir });
   // Loaded on demand: `--help`, `sim` and `demo` start faster without the engine's dependencies.
-  const { TeamService } = await import('../main/core/team-service.js');
+  const { TeamService } = await import('../engine/service/team-service.js');
   // The journal holds every message: where Teamdeck makes the folder, only its user may enter.
   await mkdir(stateDir, { recursive: true, mode: 0o700 });
   const deadline = Date.now() + BUSY_RETRY_MS;
@@ -108,7 +108,7 @@ type RemoteAttempt = { opened: OpenedService; reason?: undefined; final?: undefi
  * whose root may come from the app's settings.
  */
 async function openRemote(stateDir: string, root: string, source: string, opts: OpenOptions): Promise<RemoteAttempt> {
-  const { EngineSocketClient, EngineUnavailableError } = await import('../main/core/engine-socket/client.js');
+  const { EngineSocketClient, EngineUnavailableError } = await import('../engine/socket/client.js');
   const client = new EngineSocketClient({ stateDir, events: opts.watch });
   try {
     await client.start();

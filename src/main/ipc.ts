@@ -5,7 +5,7 @@
 import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron';
 import { CALL_NAMES, CHANNELS, type Result } from '../shared/contract.js';
 import { validateCall } from '../shared/contract-schema.js';
-import type { ApiHandlers } from './core/api-handlers.js';
+import type { ApiHandlers } from '../engine/api/api-handlers.js';
 
 export type TrustEvent = Pick<IpcMainInvokeEvent, 'sender' | 'senderFrame'>;
 type WindowLike = Pick<BrowserWindow, 'isDestroyed'> & { webContents: Pick<BrowserWindow['webContents'], 'mainFrame'> };

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from './core/delivery/atomic-write.js';
+import { writeFileAtomic } from '../engine/files/atomic-write.js';
 
 export const WINDOW_STATE_FILE = 'window-state.json';
 export const DEFAULT_SIZE = { width: 1200, height: 800 } as const;

@@ -4,7 +4,7 @@
 // without waiting for the WebSocket to open and answer two calls one after the other. Events
 // the engine emits after that snapshot was taken are kept for the page under the boot's id and
 // replayed when its socket opens with `?boot=<id>`, as the store replays events held while a
-// snapshot loads. No Node, no DOM: shared by src/main/host and src/renderer.
+// snapshot loads. No Node, no DOM: shared by src/browser-host and src/renderer.
 import type { Snapshot } from './contract';
 import type { RosterEntry, TeamSummary } from './types';
 import type { WsServerMessage } from './contract-schema';

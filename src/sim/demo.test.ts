@@ -6,8 +6,8 @@ import { claudeEntry, claudeSend } from './claude-inbox.js';
 import { createDemoTeam } from './demo.js';
 import { startSimulation } from './main.js';
 import type { MemberEvent } from './simulator.js';
-import { readTeam } from '../main/core/claude/team-reader.js';
-import { memberState, presenceFacts } from '../main/core/presence.js';
+import { readTeam } from '../engine/claude/team-reader.js';
+import { memberState, presenceFacts } from '../engine/teams/presence.js';
 
 let root: string;
 beforeEach(async () => {

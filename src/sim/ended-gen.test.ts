@@ -5,9 +5,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../test/helpers/tmp.js';
-import { Journal } from '../main/core/delivery/journal.js';
-import { ENDED_INDEX_FILE, parseEndedIndex } from '../main/core/history/ended-index.js';
-import { journalDirOf, readTeamMeta } from '../main/core/history/team-meta.js';
+import { Journal } from '../engine/journal/journal.js';
+import { ENDED_INDEX_FILE, parseEndedIndex } from '../engine/journal/ended-index.js';
+import { journalDirOf, readTeamMeta } from '../engine/journal/team-meta.js';
 import { writeEndedTeams } from './ended-gen.js';
 
 const temp = useTempDirs();

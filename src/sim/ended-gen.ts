@@ -7,16 +7,16 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTeamConfig } from '../main/core/claude/config.js';
-import { readInbox } from '../main/core/claude/inbox-read.js';
-import { ENDED_FOLDER_GONE } from '../main/core/claude/lifecycle.js';
-import { teamPaths } from '../main/core/claude/paths.js';
-import { buildMembers, listInboxOwners } from '../main/core/claude/team-reader.js';
-import { applyRecord, emptyState, Journal, type JournalRecord, type ObservedRecord } from '../main/core/delivery/journal.js';
-import { entryOf } from '../main/core/ended-teams.js';
-import { EndedIndex } from '../main/core/history/ended-index.js';
-import { journalDirOf, listJournalTeams, writeTeamMeta, type TeamMeta } from '../main/core/history/team-meta.js';
-import { TeamRuntime } from '../main/core/team-runtime.js';
+import { readTeamConfig } from '../engine/claude/config.js';
+import { readInbox } from '../engine/claude/inbox-read.js';
+import { ENDED_FOLDER_GONE } from '../engine/claude/lifecycle.js';
+import { teamPaths } from '../engine/claude/paths.js';
+import { buildMembers, listInboxOwners } from '../engine/claude/team-reader.js';
+import { applyRecord, emptyState, Journal, type JournalRecord, type ObservedRecord } from '../engine/journal/journal.js';
+import { entryOf } from '../engine/teams/ended-teams.js';
+import { EndedIndex } from '../engine/journal/ended-index.js';
+import { journalDirOf, listJournalTeams, writeTeamMeta, type TeamMeta } from '../engine/journal/team-meta.js';
+import { TeamRuntime } from '../engine/team/team-runtime.js';
 import { DEFAULT_END, generateTeams } from './fixture-gen.js';
 import { createRng } from './prng.js';
 

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readTeam } from '../main/core/claude/team-reader.js';
-import { parseFrame } from '../main/core/claude/frames.js';
+import { readTeam } from '../engine/claude/team-reader.js';
+import { parseFrame } from '../engine/claude/frames.js';
 import { generateTeams, parseSize } from './fixture-gen.js';
 
 let dir: string;

@@ -6,7 +6,7 @@
 // always write the same bytes.
 import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { inboxFileStem, teamDirName } from '../main/core/claude/paths.js';
+import { inboxFileStem, teamDirName } from '../engine/claude/paths.js';
 import { createRng, type Rng } from './prng.js';
 
 export const LEAD = 'team-lead';

@@ -7,8 +7,8 @@ import { createTeam, runMember, simTeamPaths, type MemberEvent } from './simulat
 import { spawnMember, type MemberProcess } from './member-process.js';
 import { startSimulation } from './main.js';
 import { createRng } from './prng.js';
-import { parseFrame, isShutdownApproval } from '../main/core/claude/frames.js';
-import { readTeam } from '../main/core/claude/team-reader.js';
+import { parseFrame, isShutdownApproval } from '../engine/claude/frames.js';
+import { readTeam } from '../engine/claude/team-reader.js';
 
 let root: string;
 const children: MemberProcess[] = [];

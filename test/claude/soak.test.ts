@@ -4,7 +4,7 @@
 // locks, a lead ended and a new team launched. Nothing may be lost, doubled outside the crash
 // window, reordered, made again after Claude removed it, missed among the answers, or
 // undeliverable for a reason that did not hold. Then a deliberately broken engine for each of
-// three rules (TEAMDECK_BREAK, a test-only switch in src/main/core), each caught by a short soak
+// three rules (TEAMDECK_BREAK, a test-only switch in src/engine), each caught by a short soak
 // aimed at it: the account must fail, on the counter that names the break.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

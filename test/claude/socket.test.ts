@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPeerEndpoint, peerKeyFileName, readLeadPeer, sendPeerMessage, type FromMode, type LeadPeer, type PeerControlLine, type PeerEndpoint, type PeerUserLine } from '../../src/main/core/claude/peer-socket.js';
+import { openPeerEndpoint, peerKeyFileName, readLeadPeer, sendPeerMessage, type FromMode, type LeadPeer, type PeerControlLine, type PeerEndpoint, type PeerUserLine } from '../../src/engine/claude/peer-socket.js';
 import { LEAD_TOKEN } from './harness/api-standin.js';
 import { CLAUDE_CODE_VERSION } from './harness/binary.js';
 import { newToolResults, text, tool, type ApiRequest, type ReplyBlock } from './harness/script.js';

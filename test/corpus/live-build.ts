@@ -3,7 +3,7 @@
 // beside the teams root in the case's config dir (the teams root's parent, `base`).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { procStartOf } from '../../src/main/core/claude/lifecycle.js';
+import { procStartOf } from '../../src/engine/claude/lifecycle.js';
 import type { MemberActivity } from '../../src/shared/types.js';
 import { writeTeam } from '../helpers/teams.js';
 import type { CaseContext, CaseEnv } from './types.js';

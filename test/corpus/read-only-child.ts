@@ -1,6 +1,6 @@
 // Sends one message as an unprivileged process (the read-only case's fallback when it runs as
 // root and files cannot be made immutable): prints the outcome as one JSON line.
-import { TeamService } from '../../src/main/core/team-service.js';
+import { TeamService } from '../../src/engine/service/team-service.js';
 
 const [root, stateDir, team, to, text] = process.argv.slice(2) as [string, string, string, string, string];
 const svc = new TeamService({ teamsRoot: root, stateDir, watch: false });

@@ -1,5 +1,5 @@
 // The shape of one bad-input case. Each case file under cases/ exports one `corpusCase`.
-import type { TeamService } from '../../src/main/core/team-service.js';
+import type { TeamService } from '../../src/engine/service/team-service.js';
 import type { SendRequest, TeamProblem, ThreadMessage } from '../../src/shared/types.js';
 
 /** The real temp folders a case runs in: `base` holds exactly teams/, state/ and outside/. */

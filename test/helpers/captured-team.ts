@@ -4,7 +4,7 @@
 // transcripts are the captured ones. The committed files are only ever copied.
 import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { procStartOf } from '../../src/main/core/claude/lifecycle.js';
+import { procStartOf } from '../../src/engine/claude/lifecycle.js';
 import { REPO_ROOT } from './tmp.js';
 
 export const CAPTURE = join(REPO_ROOT, 'test', 'fixtures', 'claude-2.1.332', 'team-lifecycle');

@@ -17,8 +17,8 @@
 // line the parent read was printed before any later kill.
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { TeamService } from '../../src/main/core/team-service.js';
-import type { BackoffOptions } from '../../src/main/core/delivery/outbox.js';
+import { TeamService } from '../../src/engine/service/team-service.js';
+import type { BackoffOptions } from '../../src/engine/delivery/outbox.js';
 
 interface RunnerOptions {
   teamsRoot: string;

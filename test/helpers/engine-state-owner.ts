@@ -7,7 +7,7 @@
 //   "release"   -> releases a lock it owns; prints {"released":true}
 //   "exit"      -> releases and exits
 import { createInterface } from 'node:readline';
-import { acquireStateLock } from '../../src/main/core/state-lock.js';
+import { acquireStateLock } from '../../src/engine/service/state-lock.js';
 
 const out = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
 let release: (() => Promise<void>) | undefined;

@@ -4,7 +4,7 @@
 // then prints one JSON summary line.
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AdmissionError, appendToInbox, userInboxEntry } from '../../src/main/core/claude/inbox-writer.js';
+import { AdmissionError, appendToInbox, userInboxEntry } from '../../src/engine/claude/inbox-writer.js';
 
 const [inbox, countArg] = process.argv.slice(2);
 const count = Number(countArg);

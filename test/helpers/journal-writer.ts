@@ -2,7 +2,7 @@
 // itself with SIGKILL the moment the last one is answered, before its fdatasync could be waited
 // for: what a crash of the engine right after answering `accepted` leaves on disk.
 // Usage: journal-writer.ts <journal dir> <count>
-import { Journal } from '../../src/main/core/delivery/journal.js';
+import { Journal } from '../../src/engine/journal/journal.js';
 
 const [dir, count] = process.argv.slice(2);
 const { journal } = await Journal.open(dir!);

@@ -1,7 +1,7 @@
 // The set-up most engine tests share: a fresh temp teams folder (and state dir beside it) for
 // each test, and the one TeamService a test keeps in `svc`, stopped after it before the folder goes.
 import { afterEach, beforeEach } from 'vitest';
-import type { TeamService } from '../../src/main/core/team-service.js';
+import type { TeamService } from '../../src/engine/service/team-service.js';
 import { tempTeams, type TempTeams } from './team-fixture.js';
 
 export interface TeamsPerTest {

@@ -1,4 +1,4 @@
-import { resolveTeamsRoot } from '../../main/core/claude/paths.js';
+import { resolveTeamsRoot } from '../../engine/claude/paths.js';
 import { intOpt, noPositionals, stringOpt, UsageError, type Parsed } from '../args.js';
 import type { Command } from '../command.js';
 import type { Io } from '../io.js';
@@ -26,7 +26,7 @@ async function genEnded(p: Parsed, io: Io, n: number): Promise<number> {
   const stateDir = p.common.stateDir;
   if (!stateDir) throw new UsageError('--ended writes into a state folder; pass --state-dir (it will not write into the default one)');
   const { writeEndedTeams } = await import('../../sim/ended-gen.js');
-  const { acquireStateLock } = await import('../../main/core/state-lock.js');
+  const { acquireStateLock } = await import('../../engine/service/state-lock.js');
   const t0 = performance.now();
   const release = await acquireStateLock(stateDir);
   let r;

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { resolveTeamsRoot } from '../../main/core/claude/paths.js';
+import { resolveTeamsRoot } from '../../engine/claude/paths.js';
 import { SESSION_TEAM, SIM_ERAS, type SimEra } from '../../sim/claude-paths.js';
 import type { MemberEvent } from '../../sim/simulator.js';
 import { startSimulation, type Simulation } from '../../sim/main.js';

@@ -21,7 +21,7 @@ export const watchCommand: Command = {
     let socket: { close(): Promise<void> } | undefined;
     try {
       // Other commands (`teamdeck send` from a script) reach this engine through its socket.
-      const { serveEngineSocket } = await import('../../main/core/engine-socket/server.js');
+      const { serveEngineSocket } = await import('../../engine/socket/server.js');
       socket = await serveEngineSocket(s.service).catch((e: Error) => {
         io.err(`note: other teamdeck commands cannot reach this engine: ${e.message}`);
         return undefined;

@@ -8,7 +8,7 @@
 // What makes it safe to send as markup: React escapes every text and attribute it writes, and no
 // component on this screen uses a style attribute (the page's CSP allows none, so one would be
 // dropped; e2e/csp.spec.ts counts violations). The build bundles this file for Node on its own
-// (out/cli/first-screen.cjs, scripts/build-cli.mjs); src/main/host/first-screen.ts loads it.
+// (out/cli/first-screen.cjs, scripts/build-cli.mjs); src/browser-host/first-screen.ts loads it.
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { StoreApi } from 'zustand';
 import type { TeamdeckApi } from '../../shared/contract';

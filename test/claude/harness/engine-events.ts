@@ -2,7 +2,7 @@
 // with when it arrived, and calls answered in milliseconds. A `teamdeck` command spends about a
 // second starting before it asks the engine; this shows what the engine itself knew and when,
 // so a latency bound can be checked to the millisecond beside the command's own answer.
-// Wire (src/main/core/engine-socket/protocol.ts): newline-delimited JSON; the first request is
+// Wire (src/engine/socket/protocol.ts): newline-delimited JSON; the first request is
 // `hello` with the token from `<state>/engine-socket.json`, then `subscribe` and method calls.
 import { readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';

@@ -6,8 +6,8 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { EngineSocketClient } from '../../../src/main/core/engine-socket/client.js';
-import { tmuxSocketName } from '../../../src/main/core/terminal/tmux-client.js';
+import { EngineSocketClient } from '../../../src/engine/socket/client.js';
+import { tmuxSocketName } from '../../../src/engine/terminals/tmux-client.js';
 import type { TerminalInfo } from '../../../src/shared/types.js';
 import { LEAD_TOKEN, startApiStandin, type ApiStandin } from './api-standin.js';
 import { claudeForTests } from './binary.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Lead } from './tmux-lead.js';
 import { inputBox } from './tmux-lead.js';
 import { delay } from './wait.js';
-import { pastePieces as splitPaste, unwrapPasted } from '../../../src/main/core/claude/lead-screen.js';
+import { pastePieces as splitPaste, unwrapPasted } from '../../../src/engine/claude/lead-screen.js';
 
 /**
  * A bracketed paste longer than this, or with more newlines than PASTE_MAX_NEWLINES, is not
@@ -19,7 +19,7 @@ export const PASTE_MAX_NEWLINES = 2;
 /**
  * Splits a text into pieces that each paste inline (at most PASTE_MAX_CHARS characters and
  * PASTE_MAX_NEWLINES newlines), so pasted one after another they rebuild it exactly in the box.
- * Teamdeck's own rule (src/main/core/claude/lead-screen.ts), at the limits measured here.
+ * Teamdeck's own rule (src/engine/claude/lead-screen.ts), at the limits measured here.
  */
 export function pastePieces(text: string): string[] {
   return splitPaste(text, PASTE_MAX_CHARS, PASTE_MAX_NEWLINES);

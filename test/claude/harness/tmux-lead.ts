@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inputBox as leadInputBox } from '../../../src/main/core/claude/lead-screen.js';
+import { inputBox as leadInputBox } from '../../../src/engine/claude/lead-screen.js';
 import { DUMMY_API_KEY, type RunDir } from './home.js';
 import { delay, waitFor } from './wait.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { expect } from 'vitest';
-import { readInbox } from '../../../src/main/core/claude/inbox-read.js';
+import { readInbox } from '../../../src/engine/claude/inbox-read.js';
 import { TS, TS2, corp, message } from '../build.js';
 import type { CorpusCase } from '../types.js';
 

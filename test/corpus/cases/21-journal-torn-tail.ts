@@ -1,7 +1,7 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { userInboxEntry } from '../../../src/main/core/claude/inbox-writer.js';
+import { userInboxEntry } from '../../../src/engine/claude/inbox-writer.js';
 import { TS, corp } from '../build.js';
 import type { CaseEnv, CorpusCase } from '../types.js';
 

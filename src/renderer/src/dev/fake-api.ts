@@ -19,7 +19,7 @@ import type {
 } from '../../../shared/types';
 import { inThread } from '../state/deck-state';
 // The host's own export builder (pure: no Node), so the fake's files have the real shape.
-import { buildExport } from '../../../main/core/history/export';
+import { buildExport } from '../../../engine/history/export';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
 import { createFakeLive, type FakeLive } from './fake-live';
 import { createFakeTerminals, type FakeTerminals } from './fake-terminals';

@@ -1,0 +1,338 @@
+// The contract's calls, implemented once over the TeamService facade, for every host (Electron
+// IPC and the browser host). Hosts authenticate the caller and hand the raw name and arguments
+// to dispatch(), which validates them before anything runs. No electron here.
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { ApiError, AppEvent, CallName, ExportRequest, Result, SearchRequest, Settings, Snapshot, TeamdeckCalls } from '../../shared/contract.js';
+import type { LaunchRequest, SendRequest } from '../../shared/types.js';
+import { validateCall } from '../../shared/contract-schema.js';
+import { resolveTeamsRoot } from '../claude/paths.js';
+import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from '../service/service-types.js';
+import type { SettingsStore } from '../service/settings.js';
+
+export interface RootChoice {
+  root: string;
+  /** --teams-dir, TEAMDECK_TEAMS_DIR, setting, CLAUDE_CONFIG_DIR, default or demo. */
+  source: string;
+  alsoLooked: string[];
+}
+
+/** A folder typed by a person: `~` and `~/...` mean the home folder, as in a shell. */
+export function expandHome(p: string): string {
+  if (p === '~') return homedir();
+  if (p.startsWith('~/') || p.startsWith('~\\')) return join(homedir(), p.slice(2));
+  return p;
+}
+
+/** --teams-dir, then TEAMDECK_TEAMS_DIR, then the teamsDir setting, then $CLAUDE_CONFIG_DIR/teams, then ~/.claude/teams. */
+export function chooseTeamsRoot(opts: { flag?: string; env?: NodeJS.ProcessEnv; setting?: string }): RootChoice {
+  const env = opts.env ?? process.env;
+  const candidates: { root: string; source: string }[] = [];
+  if (opts.flag) candidates.push({ root: resolve(opts.flag), source: '--teams-dir' });
+  if (env.TEAMDECK_TEAMS_DIR) candidates.push({ root: resolve(env.TEAMDECK_TEAMS_DIR), source: 'TEAMDECK_TEAMS_DIR' });
+  if (opts.setting) candidates.push({ root: resolve(expandHome(opts.setting)), source: 'setting' });
+  const fallback = resolveTeamsRoot({ env: { ...env, TEAMDECK_TEAMS_DIR: undefined } });
+  candidates.push(fallback);
+  if (fallback.source !== 'default') candidates.push(resolveTeamsRoot({ env: {} }));
+  const chosen = candidates[0]!;
+  const alsoLooked = [...new Set(candidates.slice(1).map((c) => c.root))].filter((r) => r !== chosen.root);
+  return { root: chosen.root, source: chosen.source, alsoLooked };
+}
+
+export interface DemoTeam {
+  teamsRoot: string;
+  /** The team's folder name under teamsRoot. */
+  team: string;
+  /** A state dir of its own, so a throwaway team never mixes into the user's journal. */
+  stateDir: string;
+  /** Starts the simulated members; called once the service has read the seeded history. */
+  run(): Promise<void>;
+  /** Stops the members and removes the temporary folders. */
+  stop(): Promise<void>;
+}
+
+export interface ApiHandlerOptions {
+  stateDir: string;
+  settings: SettingsStore;
+  createService: (opts: TeamServiceOptions) => TeamServiceApi;
+  /** The --teams-dir flag, when given. */
+  teamsDirFlag?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Creates and runs a simulated team in a temporary root; absent when the host cannot. */
+  startDemo?: () => Promise<DemoTeam>;
+  /** Opens an already validated http(s) URL outside the app; absent when the host cannot. */
+  openExternal?: (url: string) => Promise<void>;
+  /** Where internal errors are reported in full (they reach the caller without stacks). */
+  log?: (message: string, error?: unknown) => void;
+  /**
+   * Hosts lead terminals for the service on this state dir (the shell passes the tmux/pty host);
+   * absent: this host launches no teams.
+   */
+  terminalHost?: (o: { stateDir: string; claudePath: () => string }) => TeamServiceOptions['terminalHost'];
+}
+
+/** A call this host will not carry out (a link it may not open, a feature it lacks). */
+class RefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefusedError';
+  }
+}
+
+/** The only error shapes that cross to the renderer; stacks and causes stay in the host's log. */
+export function toApiError(e: unknown): ApiError {
+  const err = e instanceof Error ? e : new Error(String(e));
+  const message = err.message.slice(0, 500);
+  if (e instanceof SendRefusedError || e instanceof RefusedError || err.name === 'SendRefusedError') return { code: 'refused', message };
+  // TeamService throws TeamNotFoundError (code 'not_found') for an unknown team or member.
+  if ((e as { code?: unknown }).code === 'not_found' || err.name === 'TeamNotFoundError') return { code: 'not_found', message };
+  // A name that would resolve outside the teams root is a refusal, not a crash.
+  if (err.name === 'PathEscapeError') return { code: 'refused', message };
+  // A search with nothing to look for.
+  if (err.name === 'SearchQueryError') return { code: 'refused', message };
+  // A terminal call on an unknown terminal, or one the host cannot carry out.
+  if (err.name === 'TerminalError') return { code: (e as { code?: unknown }).code === 'not_found' ? 'not_found' : 'refused', message };
+  return { code: 'internal', message: message || 'internal error' };
+}
+
+type Listener = (event: AppEvent) => void;
+
+export class ApiHandlers {
+  readonly calls: TeamdeckCalls;
+  private service: TeamServiceApi;
+  private choice: RootChoice;
+  private demo?: DemoTeam;
+  private demoStarting?: Promise<DemoTeam>;
+  private readonly listeners = new Set<Listener>();
+  private unsubscribe: () => void;
+  /** Root switches (settings, demo) run one at a time. */
+  private switching: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    private readonly opts: ApiHandlerOptions,
+    service: TeamServiceApi,
+    choice: RootChoice,
+  ) {
+    this.service = service;
+    this.choice = choice;
+    this.unsubscribe = service.onEvent((e) => this.emit(e));
+    this.calls = this.buildCalls();
+  }
+
+  /** Resolves the teams root, starts the service (it may throw StateDirBusyError), and is ready. */
+  static async create(opts: ApiHandlerOptions): Promise<ApiHandlers> {
+    const choice = chooseTeamsRoot({ flag: opts.teamsDirFlag, env: opts.env, setting: opts.settings.get().teamsDir });
+    const service = opts.createService(serviceOptions(choice.root, opts.stateDir, opts.settings.get(), opts));
+    await service.start();
+    return new ApiHandlers(opts, service, choice);
+  }
+
+  get teamsRoot(): string {
+    return this.service.teamsRoot;
+  }
+
+  get currentStateDir(): string {
+    return this.service.stateDir;
+  }
+
+  get demoTeam(): DemoTeam | undefined {
+    return this.demo;
+  }
+
+  onEvent(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The team the window opens first is read ahead, while its page loads (see TeamServiceApi.prepare). */
+  prepare(team: string): Promise<void> {
+    return this.service.prepare?.(team) ?? Promise.resolve();
+  }
+
+  /** Validates an untrusted call and runs it; never throws. */
+  async dispatch(name: unknown, args: unknown): Promise<Result<unknown>> {
+    const v = validateCall(name, args);
+    if (!v.ok) return { ok: false, error: v.error };
+    const fn = this.calls[v.name] as (...a: unknown[]) => Promise<Result<unknown>>;
+    return fn(...v.args);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.switching.catch(() => {});
+    this.unsubscribe();
+    this.listeners.clear();
+    await this.service.stop().catch((e) => this.opts.log?.('stopping the team service failed', e));
+    await this.demo?.stop().catch((e) => this.opts.log?.('stopping the demo team failed', e));
+  }
+
+  private emit(event: AppEvent): void {
+    for (const l of [...this.listeners]) {
+      try {
+        l(event);
+      } catch (e) {
+        this.opts.log?.('an event listener failed', e);
+      }
+    }
+  }
+
+  private async snapshot(): Promise<Snapshot> {
+    const s = this.service;
+    const problems = s.problems();
+    return {
+      teamsRoot: s.teamsRoot,
+      rootSource: this.choice.source,
+      alsoLooked: this.choice.alsoLooked,
+      watching: !problems.some((p) => p.kind === 'watch'),
+      teams: await s.listTeams(),
+      problems,
+      settings: this.opts.settings.get(),
+      queuedCount: s.queuedCount(),
+      now: Date.now(),
+      canStartDemo: this.opts.startDemo !== undefined,
+      terminals: await s.terminals(),
+      launch: await s.terminalAvailability(),
+    };
+  }
+
+  /** Swaps the service for one on another root; the old one is stopped first (it holds the state-dir lock). */
+  private switchRoot(choice: RootChoice, stateDir: string): Promise<void> {
+    const run = this.switching.then(async () => {
+      if (this.closed) return;
+      const old = this.service;
+      this.unsubscribe();
+      await old.stop();
+      const next = this.opts.createService(serviceOptions(choice.root, stateDir, this.opts.settings.get(), this.opts));
+      try {
+        await next.start();
+      } catch (e) {
+        // Put the previous root back so the window keeps working, then report the failure.
+        const back = this.opts.createService(serviceOptions(old.teamsRoot, old.stateDir, this.opts.settings.get(), this.opts));
+        await back.start();
+        this.service = back;
+        this.unsubscribe = back.onEvent((ev) => this.emit(ev));
+        throw e;
+      }
+      this.service = next;
+      this.choice = choice;
+      this.unsubscribe = next.onEvent((ev) => this.emit(ev));
+      this.emit({ type: 'snapshot', snapshot: await this.snapshot() });
+    });
+    this.switching = run.catch(() => {});
+    return run;
+  }
+
+  private async launchDemo(start: () => Promise<DemoTeam>): Promise<DemoTeam> {
+    const demo = await start();
+    try {
+      await this.switchRoot({ root: demo.teamsRoot, source: 'demo', alsoLooked: [this.choice.root, ...this.choice.alsoLooked] }, demo.stateDir);
+      await demo.run();
+    } catch (e) {
+      await demo.stop().catch(() => {});
+      throw e;
+    }
+    this.demo = demo;
+    return demo;
+  }
+
+  private buildCalls(): TeamdeckCalls {
+    const guard =
+      <A extends unknown[], T>(name: CallName, fn: (...args: A) => Promise<T>) =>
+      async (...args: A): Promise<Result<T>> => {
+        try {
+          return { ok: true, value: await fn(...args) };
+        } catch (e) {
+          const error = toApiError(e);
+          if (error.code === 'internal') this.opts.log?.(`${name} failed`, e);
+          return { ok: false, error };
+        }
+      };
+    return {
+      getSnapshot: guard('getSnapshot', () => this.snapshot()),
+      getRoster: guard('getRoster', (team: string) => this.service.roster(team)),
+      getThread: guard('getThread', (team: string, member: string) => this.service.thread(team, member)),
+      getFeed: guard('getFeed', (team: string) => this.service.feed(team)),
+      send: guard('send', async (req: SendRequest) => {
+        // The engine refuses an unknown team as a send problem; the contract calls it not_found.
+        // A team listed as ended is refused by send itself, without its history being opened.
+        const ended = (await this.service.listTeams()).some((t) => t.state === 'ended' && (t.id === req.team || t.name === req.team));
+        if (!ended) await this.service.roster(req.team);
+        return this.service.send(req);
+      }),
+      getSettings: guard('getSettings', async () => this.opts.settings.get()),
+      setSettings: guard('setSettings', async (patch: Partial<Settings>) => {
+        const settings = await this.opts.settings.update(patch);
+        if (patch.idleMinutes !== undefined) this.service.setIdleThresholdMs(settings.idleMinutes * 60_000);
+        if (patch.senderName !== undefined) this.service.setSenderName(settings.senderName);
+        if (patch.teamsDir !== undefined) {
+          const choice = chooseTeamsRoot({ flag: this.opts.teamsDirFlag, env: this.opts.env, setting: settings.teamsDir });
+          // Leaving the demo, or pointing at another root, takes effect now.
+          if (choice.root !== this.service.teamsRoot || this.demo) {
+            const demo = this.demo;
+            await this.switchRoot(choice, this.opts.stateDir);
+            this.demo = undefined;
+            await demo?.stop().catch((e) => this.opts.log?.('stopping the demo team failed', e));
+            return settings;
+          }
+        }
+        this.emit({ type: 'snapshot', snapshot: await this.snapshot() });
+        return settings;
+      }),
+      startDemo: guard('startDemo', async () => {
+        const start = this.opts.startDemo;
+        if (!start) throw new RefusedError('this host cannot start a demo team');
+        // A double click (or the menu and the button) must not start two demos.
+        const demo =
+          this.demo ??
+          (await (this.demoStarting ??= this.launchDemo(start).finally(() => {
+            this.demoStarting = undefined;
+          })));
+        return { teamsRoot: demo.teamsRoot, team: demo.team };
+      }),
+      getActivity: guard('getActivity', (team: string) => this.service.activity(team)),
+      getTimeline: guard('getTimeline', (team: string, member: string, limit?: number) => this.service.timeline(team, member, limit)),
+      getTasks: guard('getTasks', (team: string) => this.service.tasks(team)),
+      getNeeds: guard('getNeeds', () => this.service.needs()),
+      getChannels: guard('getChannels', (team: string, member: string) => this.service.channels(team, member)),
+      launchTeam: guard('launchTeam', async (req: LaunchRequest) => ({ terminal: await this.service.launch(req) })),
+      getTerminals: guard('getTerminals', () => this.service.terminals()),
+      attachTerminal: guard('attachTerminal', (id: string, cols: number, rows: number) => this.service.attachTerminal(id, cols, rows)),
+      terminalInput: guard('terminalInput', async (id: string, data: string) => {
+        await this.service.terminalInput(id, data);
+        return null;
+      }),
+      resizeTerminal: guard('resizeTerminal', async (id: string, cols: number, rows: number) => {
+        await this.service.resizeTerminal(id, cols, rows);
+        return null;
+      }),
+      detachTerminal: guard('detachTerminal', async (id: string) => {
+        await this.service.detachTerminal(id);
+        return null;
+      }),
+      closeTerminal: guard('closeTerminal', async (id: string) => {
+        await this.service.closeTerminal(id);
+        return null;
+      }),
+      exportConversation: guard('exportConversation', (req: ExportRequest) => this.service.export(req)),
+      search: guard('search', (req: SearchRequest) => this.service.search(req)),
+      openExternal: guard('openExternal', async (url: string) => {
+        if (!this.opts.openExternal) throw new RefusedError('this host cannot open links');
+        // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.
+        const v = validateCall('openExternal', [url]);
+        if (!v.ok) throw new RefusedError(v.error.message);
+        await this.opts.openExternal(new URL(url).href);
+        return null;
+      }),
+    };
+  }
+}
+
+function serviceOptions(teamsRoot: string, stateDir: string, settings: Settings, opts?: ApiHandlerOptions): TeamServiceOptions {
+  const o: TeamServiceOptions = { teamsRoot, stateDir, idleThresholdMs: settings.idleMinutes * 60_000, senderName: settings.senderName, watch: true };
+  const store = opts?.settings;
+  const host = store && opts.terminalHost?.({ stateDir, claudePath: () => store.get().claudePath });
+  if (host) o.terminalHost = host;
+  return o;
+}

@@ -1,0 +1,212 @@
+// Claude Code 2.1.332 transcript rows (format §13), read for what a member is doing and as a
+// timeline: `assistant` rows carry `tool_use` blocks (written as the reply streams in) and text,
+// `user` rows carry prompts (typed, or a teammate's `<teammate-message>` blocks) or
+// `tool_result` blocks (written when the tool ends). Several row types (`api-request*`,
+// `attachment`, `mode`, ...) say nothing here; some rows carry no timestamp. Only `assistant`
+// rows are the model's own: `api-request-blob` rows repeat earlier tool_use blocks.
+import type { TimelineItem } from '../../shared/types.js';
+
+export type Row = Record<string, unknown>;
+
+/** A tool call as the model made it. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** One line about its input ("npm test", "src/a.ts"). */
+  summary: string;
+  /** ms; 0 when the row had no timestamp. */
+  at: number;
+}
+
+/** A tool result is cut to this many characters in a timeline (the UI collapses them anyway). */
+export const MAX_RESULT_CHARS = 4_000;
+const MAX_SUMMARY_CHARS = 160;
+const MAX_TEXT_CHARS = 20_000;
+
+export function rowTime(row: Row): number {
+  const t = typeof row.timestamp === 'string' ? Date.parse(row.timestamp) : NaN;
+  return Number.isFinite(t) ? t : 0;
+}
+
+function blocks(row: Row): Array<Record<string, unknown>> {
+  const content = (row.message as { content?: unknown } | undefined)?.content;
+  return Array.isArray(content) ? content.filter((b): b is Record<string, unknown> => !!b && typeof b === 'object') : [];
+}
+
+/** First line, bounded: what fits on an activity line. */
+export function oneLine(s: string, max = MAX_SUMMARY_CHARS): string {
+  const line = s.trim().split('\n').find((l) => l.trim() !== '') ?? '';
+  const t = line.trim().replace(/\s+/g, ' ');
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+function cut(s: string, max: number): string {
+  return s.length > max ? `${s.slice(0, max)}… (${s.length.toLocaleString('en')} characters in all)` : s;
+}
+
+/** A path under the member's working folder, shown relative to it. */
+function shortPath(p: string, cwd: unknown): string {
+  if (typeof cwd === 'string' && cwd !== '' && p.startsWith(cwd.endsWith('/') ? cwd : `${cwd}/`)) return p.slice(cwd.length + (cwd.endsWith('/') ? 0 : 1));
+  return p;
+}
+
+/** "npm test" for Bash, the file for Read/Edit/Write, the pattern for Grep, ...: one line. */
+export function toolSummary(name: string, input: unknown, cwd?: unknown): string {
+  if (!input || typeof input !== 'object') return '';
+  const i = input as Record<string, unknown>;
+  const str = (k: string) => (typeof i[k] === 'string' ? (i[k] as string) : undefined);
+  let s: string | undefined;
+  switch (name) {
+    case 'Bash':
+      s = str('command');
+      break;
+    case 'Read':
+    case 'Write':
+    case 'Edit':
+    case 'MultiEdit':
+    case 'NotebookEdit': {
+      const p = str('file_path') ?? str('notebook_path');
+      s = p === undefined ? undefined : shortPath(p, cwd);
+      break;
+    }
+    case 'Grep':
+    case 'Glob':
+      s = str('pattern');
+      break;
+    case 'WebFetch':
+      s = str('url');
+      break;
+    case 'WebSearch':
+      s = str('query');
+      break;
+    case 'Agent':
+    case 'Task':
+      s = str('description');
+      break;
+    case 'SendMessage': {
+      const to = str('to') ?? str('recipient') ?? '?';
+      const m = i.message;
+      const what = typeof m === 'string' ? m : m && typeof m === 'object' && typeof (m as { type?: unknown }).type === 'string' ? `(${(m as { type: string }).type})` : '';
+      s = `to ${to}: ${what}`;
+      break;
+    }
+    case 'TaskCreate':
+    case 'TaskUpdate':
+      s = str('subject') ?? str('taskId') ?? str('status');
+      break;
+  }
+  // Anything else: its first string field says most.
+  s ??= Object.values(i).find((v): v is string => typeof v === 'string');
+  return s === undefined ? '' : oneLine(s);
+}
+
+/** The tool calls the model made in an assistant row. */
+export function toolUses(row: Row): ToolCall[] {
+  if (row.type !== 'assistant') return [];
+  const at = rowTime(row);
+  return blocks(row)
+    .filter((b) => b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
+    .map((b) => ({ id: b.id as string, name: b.name as string, summary: toolSummary(b.name as string, b.input, row.cwd), at }));
+}
+
+export interface ToolResult {
+  toolUseId: string;
+  text: string;
+  isError: boolean;
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content
+    .map((c) => (c && typeof c === 'object' && (c as { type?: unknown }).type === 'text' && typeof (c as { text?: unknown }).text === 'string' ? (c as { text: string }).text : c && typeof c === 'object' && (c as { type?: unknown }).type === 'image' ? '[image]' : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** The tool results a user row carries (a tool ended). */
+export function toolResults(row: Row): ToolResult[] {
+  if (row.type !== 'user') return [];
+  return blocks(row)
+    .filter((b) => b.type === 'tool_result' && typeof b.tool_use_id === 'string')
+    .map((b) => ({ toolUseId: b.tool_use_id as string, text: resultText(b.content), isError: b.is_error === true }));
+}
+
+/** The model's own text in an assistant row. */
+export function assistantText(row: Row): string | undefined {
+  if (row.type !== 'assistant') return undefined;
+  const t = blocks(row)
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n')
+    .trim();
+  return t === '' ? undefined : t;
+}
+
+export function isTurnEnd(row: Row): boolean {
+  return row.type === 'assistant' && (row.message as { stop_reason?: unknown } | undefined)?.stop_reason === 'end_turn';
+}
+
+/** A prompt that started (or joined) a turn: a user row that is not tool results nor a harness reminder. */
+export function promptOf(row: Row): string | undefined {
+  if (row.type !== 'user') return undefined;
+  const origin = row.origin as { kind?: unknown; body?: unknown } | undefined;
+  if (row.isMeta === true && origin?.kind !== 'peer') return undefined;
+  const content = (row.message as { content?: unknown } | undefined)?.content;
+  if (typeof content === 'string') return content;
+  const texts = blocks(row).filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string);
+  return texts.length ? texts.join('\n') : undefined;
+}
+
+const TEAMMATE_BLOCK = /<teammate-message teammate_id="([^"]*)"[^>]*>\n?([\s\S]*?)\n?<\/teammate-message>/g;
+const PEER_BLOCK = /<cross-session-message from="[^"]*"(?: from-name="([^"]*)")?[^>]*>\n?([\s\S]*?)\n?<\/cross-session-message>/g;
+
+/** The messages a prompt delivered: each `<teammate-message>` (or socket envelope) block with its sender. */
+export function receivedBlocks(prompt: string): Array<{ from: string; text: string }> {
+  const out: Array<{ from: string; text: string }> = [];
+  for (const m of prompt.matchAll(TEAMMATE_BLOCK)) out.push({ from: m[1]!, text: m[2]! });
+  for (const m of prompt.matchAll(PEER_BLOCK)) out.push({ from: m[1] ?? 'another session', text: m[2]! });
+  return out;
+}
+
+/**
+ * The readable steps of one row, for a timeline. `toolNames` maps tool_use ids to tool names
+ * (filled from the calls seen so far) so that results name their tool.
+ */
+export function timelineItems(row: Row, toolNames: Map<string, string>): TimelineItem[] {
+  const at = rowTime(row);
+  const base = typeof row.uuid === 'string' ? row.uuid : `t${at}`;
+  const out: TimelineItem[] = [];
+  if (row.type === 'assistant') {
+    blocks(row).forEach((b, i) => {
+      if (b.type === 'text' && typeof b.text === 'string' && b.text.trim() !== '') out.push({ id: `${base}:${i}`, kind: 'text', at, text: cut(b.text, MAX_TEXT_CHARS) });
+      if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string') {
+        toolNames.set(b.id, b.name);
+        out.push({ id: `${base}:${i}`, kind: 'tool-call', at, tool: b.name, text: toolSummary(b.name, b.input, row.cwd) });
+      }
+    });
+    return out;
+  }
+  const results = toolResults(row);
+  if (results.length) {
+    results.forEach((r, i) => {
+      const item: TimelineItem = { id: `${base}:${i}`, kind: 'tool-result', at, text: cut(r.text, MAX_RESULT_CHARS) };
+      const tool = toolNames.get(r.toolUseId);
+      if (tool !== undefined) item.tool = tool;
+      if (r.isError) item.isError = true;
+      out.push(item);
+    });
+    return out;
+  }
+  const prompt = promptOf(row);
+  if (prompt === undefined) return out;
+  const origin = row.origin as { kind?: unknown; name?: unknown; from?: unknown; body?: unknown } | undefined;
+  if (origin?.kind === 'peer') {
+    const from = typeof origin.name === 'string' ? origin.name : typeof origin.from === 'string' ? origin.from : 'another session';
+    const body = receivedBlocks(prompt)[0]?.text ?? (typeof origin.body === 'string' ? origin.body : prompt);
+    return [{ id: `${base}:0`, kind: 'received', at, from, text: cut(body, MAX_TEXT_CHARS) }];
+  }
+  const received = receivedBlocks(prompt);
+  if (received.length === 0) return [{ id: `${base}:0`, kind: 'prompt', at, text: cut(prompt, MAX_TEXT_CHARS) }];
+  return received.map((r, i) => ({ id: `${base}:${i}`, kind: 'received' as const, at, from: r.from, text: cut(r.text, MAX_TEXT_CHARS) }));
+}

@@ -1,0 +1,76 @@
+// A sent message's status in its thread, from a real journal folded as the engine folds it: a
+// reply tied to the message makes it `replied` even when it came before the message was seen to
+// be taken (the lead's reply on its messaging socket can beat its transcript row).
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTempDir } from '../../../test/helpers/tmp.js';
+import { applyRecord, emptyState, Journal, type JournalRecord } from '../journal/journal.js';
+import { TeamRuntime } from '../team/team-runtime.js';
+import { noteObserved } from '../ingest/ingest.js';
+import { threadOf } from './views.js';
+
+const LEAD = 'team-lead';
+const T0 = Date.parse('2026-12-03T10:00:00.000Z');
+let base: string;
+let journal: Journal | undefined;
+
+beforeEach(async () => {
+  base = await makeTempDir();
+});
+afterEach(async () => {
+  await journal?.close();
+  journal = undefined;
+  await rm(base, { recursive: true, force: true });
+});
+
+/** A current-era team whose journal holds these records, folded and noted as the engine does. */
+async function teamWith(records: JournalRecord[]): Promise<TeamRuntime> {
+  const dir = join(base, 'journal', 'session-1');
+  ({ journal } = await Journal.open(dir));
+  await journal.append(...records);
+  const state = emptyState();
+  for (const r of records) applyRecord(state, r, dir);
+  const rt = new TeamRuntime('session-1', journal, state);
+  rt.era = 'current';
+  rt.members = [{ name: LEAD, inboxName: LEAD, isLead: true, inConfig: true }];
+  for (const o of state.observed.values()) noteObserved(rt, o);
+  return rt;
+}
+
+const sent: JournalRecord[] = [
+  { t: 'queued', id: 'm1', to: LEAD, from: 'teamdeck', text: 'SOCK-1 how is it going?', timestamp: new Date(T0).toISOString(), at: T0, channel: 'socket' },
+  { t: 'delivered', id: 'm1', to: LEAD, at: T0 + 10 },
+];
+
+describe("a sent message's status", () => {
+  it('is accepted once delivered, while nothing says it was taken or answered', async () => {
+    const rt = await teamWith(sent);
+    expect(threadOf(rt, LEAD, LEAD).map((m) => [m.id, m.status])).toEqual([['m1', 'accepted']]);
+  });
+
+  it("is replied when the lead's socket reply names it, though its transcript row was not read yet", async () => {
+    const reply: JournalRecord = {
+      t: 'observed',
+      id: 'peer-r1',
+      from: LEAD,
+      to: 'teamdeck',
+      text: 'Socket reply to SOCK-1.',
+      timestamp: new Date(T0 + 500).toISOString(),
+      at: T0 + 500,
+      source: 'socket',
+      replyTo: ['m1'],
+    };
+    const rt = await teamWith([...sent, reply]);
+    expect(threadOf(rt, LEAD, LEAD).map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
+      ['user', 'SOCK-1 how is it going?', 'replied'],
+      [LEAD, 'Socket reply to SOCK-1.', 'socket'],
+    ]);
+  });
+
+  it('is seen, not replied, when its transcript row was read and no answer names it', async () => {
+    const rt = await teamWith([...sent, { t: 'seen', id: 'm1', to: LEAD, at: T0 + 300 }]);
+    rt.transcribed.add(LEAD);
+    expect(threadOf(rt, LEAD, LEAD).map((m) => m.status)).toEqual(['seen']);
+  });
+});

@@ -1,0 +1,199 @@
+// What the user sees of a team's history: delivery states of sent messages, members' answers
+// found per era, and threads and feeds built from the journal's folded state.
+import type { AnswerSource, DeliveryStatus, ThreadMessage } from '../../shared/types.js';
+import { LEGACY_SENDER } from '../claude/era.js';
+import { parseFrame } from '../claude/frames.js';
+import { inboxFileStem } from '../claude/paths.js';
+import { keptText, type ObservedState, type SentState } from '../journal/journal.js';
+import type { TeamRuntime } from '../team/team-runtime.js';
+
+/** An idle notification's `result` counts as an answer to a message taken up to this long after it was observed. */
+const TAKEN_SLACK_MS = 5_000;
+
+export interface Answer {
+  id: string;
+  member: string;
+  text: string;
+  /** When the member answered (ms). */
+  time: number;
+  source: AnswerSource;
+  observed: ObservedState;
+}
+
+/** The `result` of an idle notification (current era): the final text of the member's turn. */
+export function idleResult(o: ObservedState): string | undefined {
+  // (A text left in the journal is never a frame: see textMayStayOnDisk.)
+  const text = o.text;
+  if (text === undefined || !text.includes('idle_notification') || !text.includes('"result"')) return undefined;
+  const f = parseFrame(text);
+  const r = f?.type === 'idle_notification' ? f.fields.result : undefined;
+  return typeof r === 'string' && r.trim() !== '' ? r : undefined;
+}
+
+function observedTime(o: ObservedState): number {
+  const t = Date.parse(o.timestamp);
+  return Number.isFinite(t) ? t : o.at;
+}
+
+/**
+ * A member's answers to Teamdeck, oldest first:
+ * - legacy: what it sent to `inboxes/user.json`;
+ * - current: the last text of each turn that had Teamdeck's messages in context, and what it
+ *   tried to send to Teamdeck's name or to `user` (both from its transcript); for a member whose
+ *   transcript cannot be read, the `result` of an idle notification that ended a turn after it
+ *   took a message from Teamdeck (dropped when the same text already came from a transcript).
+ */
+export function answersOf(rt: TeamRuntime, member: string): Answer[] {
+  const out: Answer[] = [];
+  const candidates = rt.answerCandidates.get(member);
+  if (!candidates) return out;
+  const sent = [...rt.state.sent.values()].filter((s) => s.to === member && s.deliveredAt !== undefined);
+  const texts = new Set<string>();
+  const idle: Answer[] = [];
+  for (const o of candidates) {
+    if (o.source === 'transcript' || o.source === 'socket') {
+      out.push({ id: o.id, member, text: keptText(o), time: observedTime(o), source: o.source, observed: o });
+      texts.add(keptText(o).trim());
+    } else if (rt.era === 'legacy') {
+      if (inboxFileStem(o.to) === LEGACY_SENDER) out.push({ id: o.id, member, text: keptText(o), time: observedTime(o), source: 'user-inbox', observed: o });
+    } else if (!rt.transcribed.has(member)) {
+      // Only for a member whose transcript Teamdeck cannot read: an idle notification ends a
+      // turn but does not say which messages the turn had (Claude takes waiting mail, then
+      // writes the idle notification of the turn that just ended), so this is a best guess.
+      const result = idleResult(o);
+      if (result === undefined) continue;
+      const time = observedTime(o);
+      const answers = sent.some((s) => Date.parse(s.timestamp) < time && s.deliveredAt! <= o.at && (s.consumedAt ?? s.seenAt ?? Infinity) <= o.at + TAKEN_SLACK_MS);
+      if (answers) idle.push({ id: `${o.id}:result`, member, text: result, time, source: 'idle-notification', observed: o });
+    }
+  }
+  for (const a of idle) if (!texts.has(a.text.trim())) out.push(a);
+  return out.sort((a, b) => a.time - b.time);
+}
+
+/**
+ * Whether an observed message may be a member's answer to Teamdeck (indexed per member as it is
+ * seen). Its text must be in memory: textMayStayOnDisk (delivery/journal-records.ts) keeps every
+ * such text, and the two rules must change together.
+ */
+export function isAnswerCandidate(o: ObservedState): boolean {
+  return o.source === 'transcript' || o.source === 'socket' || inboxFileStem(o.to) === LEGACY_SENDER || idleResult(o) !== undefined;
+}
+
+/** Time of the member's latest answer, for `replied`. */
+export function latestAnswerAt(rt: TeamRuntime, member: string): number | undefined {
+  if (rt.era === 'legacy') return rt.lastReply.get(member);
+  return answersOf(rt, member).at(-1)?.time;
+}
+
+/** latestAnswerAt, computed once per member for a whole list. */
+export function answerClock(rt: TeamRuntime): (member: string) => number | undefined {
+  const memo = new Map<string, number | undefined>();
+  return (member) => {
+    if (!memo.has(member)) memo.set(member, latestAnswerAt(rt, member));
+    return memo.get(member);
+  };
+}
+
+export function statusOf(rt: TeamRuntime, s: SentState, lastAnswer = latestAnswerAt(rt, s.to)): DeliveryStatus {
+  if (s.undeliverableAt !== undefined) return 'undeliverable';
+  if (s.deliveredAt === undefined) return 'queued';
+  // Tied to the answer (by its transcript turn, or by the lead's socket reply): replied, even
+  // before its taking or its transcript row is seen (a socket reply can come first).
+  if (rt.repliedIds.has(s.id)) return 'replied';
+  if (s.consumedAt === undefined && s.seenAt === undefined) return 'accepted';
+  // Else (legacy, or no transcript) any answer after it.
+  if (!rt.transcribed.has(s.to) && lastAnswer !== undefined && lastAnswer > Date.parse(s.timestamp)) return 'replied';
+  return s.seenAt !== undefined ? 'seen' : 'taken';
+}
+
+/** `text`: the message's text when it was read back from the journal (readTexts). */
+export function observedToThread(rt: TeamRuntime, o: ObservedState, text?: string): ThreadMessage {
+  const m: ThreadMessage = {
+    id: o.id,
+    team: rt.id,
+    from: o.from,
+    to: o.to,
+    text: text ?? keptText(o),
+    timestamp: o.timestamp,
+    time: observedTime(o),
+    read: false,
+  };
+  if (o.summary !== undefined) m.summary = o.summary;
+  if (o.color !== undefined) m.color = o.color;
+  if (o.source) m.source = o.source;
+  const frame = o.source ? undefined : parseFrame(m.text);
+  if (frame) m.frame = frame;
+  return m;
+}
+
+function answerToThread(rt: TeamRuntime, a: Answer): ThreadMessage {
+  const base = observedToThread(rt, a.observed);
+  if (a.source === 'idle-notification') {
+    // The answer is the frame's `result`, shown as the member's own message.
+    const { frame: _frame, summary: _summary, ...rest } = base;
+    return { ...rest, id: a.id, text: a.text, source: a.source };
+  }
+  return { ...base, source: a.source };
+}
+
+/** The answer an observed message carries, as the member's thread shows it, if it is one. */
+export function answerFor(rt: TeamRuntime, o: ObservedState): ThreadMessage | undefined {
+  if (!isAnswerCandidate(o)) return undefined;
+  const a = answersOf(rt, o.from).find((x) => x.observed === o);
+  return a ? answerToThread(rt, a) : undefined;
+}
+
+export function sentToThread(rt: TeamRuntime, s: SentState, lastAnswer?: number): ThreadMessage {
+  const status = statusOf(rt, s, lastAnswer ?? latestAnswerAt(rt, s.to));
+  const m: ThreadMessage = {
+    id: s.id,
+    team: rt.id,
+    // The human is the author, whatever name was written into the inbox (`sentAs`).
+    from: LEGACY_SENDER,
+    to: s.to,
+    text: s.text,
+    timestamp: s.timestamp,
+    time: Date.parse(s.timestamp),
+    read: s.consumedAt !== undefined,
+    status,
+    sentAs: s.from,
+  };
+  if (s.summary !== undefined) m.summary = s.summary;
+  if (s.channel) m.channel = s.channel;
+  const reason = status === 'undeliverable' ? s.reason : status === 'queued' ? rt.waitReason.get(s.id) : rt.peerNotes.get(s.id)?.reason;
+  if (reason) m.reason = reason;
+  return m;
+}
+
+/** The user's thread with one member: what was sent to it, and its answers. */
+export function threadOf(rt: TeamRuntime, member: string, stem: string): ThreadMessage[] {
+  const out: ThreadMessage[] = [];
+  const answers = answersOf(rt, member);
+  for (const a of answers) out.push(answerToThread(rt, a));
+  if (rt.era === 'legacy') {
+    // Messages from the user written by someone else (another tool, an older Teamdeck).
+    for (const o of rt.state.observed.values()) {
+      if (o.from === LEGACY_SENDER && inboxFileStem(o.to) === stem) out.push(observedToThread(rt, o));
+    }
+  }
+  const last = answers.at(-1)?.time ?? (rt.era === 'legacy' ? rt.lastReply.get(member) : undefined);
+  for (const s of rt.state.sent.values()) if (inboxFileStem(s.to) === stem) out.push(sentToThread(rt, s, last));
+  return sortByTime(out);
+}
+
+/**
+ * Everything the team said, and everything sent to it. `texts`: the texts left in the journal,
+ * read back (readTexts over the team's observed messages).
+ */
+export function feedOf(rt: TeamRuntime, texts: ReadonlyMap<ObservedState, string>): ThreadMessage[] {
+  const out: ThreadMessage[] = [...rt.state.observed.values()].map((o) => observedToThread(rt, o, o.text ?? texts.get(o)));
+  const clock = answerClock(rt);
+  for (const s of rt.state.sent.values()) out.push(sentToThread(rt, s, clock(s.to)));
+  return sortByTime(out);
+}
+
+export function sortByTime<T extends { time: number }>(list: T[]): T[] {
+  // Stable: messages with the same time keep journal order.
+  return list.map((m, i) => [m, i] as const).sort((a, b) => a[0].time - b[0].time || a[1] - b[1]).map(([m]) => m);
+}

@@ -1,0 +1,94 @@
+// Current era: what the members' transcripts gained since the last look. A delivered message
+// whose teammate block is in its recipient's transcript is `seen`; the last text of a turn whose
+// prompts held Teamdeck's messages is the answer to exactly those (`replyTo`); a SendMessage the
+// member aimed at the user or at Teamdeck's name is an answer too (Claude refuses those sends,
+// so the transcript is the only place they exist).
+import { senderFor } from '../claude/era.js';
+import { forEachConcurrently } from '../files/concurrently.js';
+import { USER_INBOX } from '../claude/team-reader.js';
+import type { JournalRecord, ObservedWithText } from '../journal/journal.js';
+import type { TeamDirectory } from '../teams/team-directory.js';
+import { noteEvent, noteObserved } from './ingest.js';
+import { holdsTeammateBlock, type PromptRow, type SendAttempt } from '../claude/transcripts.js';
+import { isTerminalPrompt } from '../delivery/terminal-channel.js';
+import type { SentState } from '../journal/journal.js';
+import type { TeamRuntime } from '../team/team-runtime.js';
+
+/** Whether a prompt in the recipient's context is this sent message, by the channel it took. */
+function carries(rt: TeamRuntime, s: SentState, p: Pick<PromptRow, 'text' | 'typed' | 'peerMsgId'>): boolean {
+  if (s.channel === 'terminal') return isTerminalPrompt(rt, s, p);
+  if (s.channel === 'socket') return p.peerMsgId === s.id;
+  return holdsTeammateBlock(p.text, s.from, s.text);
+}
+import { observedToThread } from '../history/views.js';
+
+/** Ended teams whose transcripts were read to their end once since they ended. */
+const drained = new WeakSet<TeamRuntime>();
+
+/**
+ * How long after a team's end a poll that finds nothing does not yet mean its transcripts are
+ * read to their end: at /exit Claude writes the lead's last rows after it removes the team's
+ * folder (2.1.332 in the soak: the lead's transcript last changed just after its folder was seen
+ * gone), and a poll can fall in between.
+ */
+const DRAIN_AFTER_END_MS = 2_000;
+
+/**
+ * Reads what was appended to the teams' transcripts: `seen` receipts and answers. An ended
+ * team's are read until nothing more comes, from DRAIN_AFTER_END_MS after its end on (the last
+ * answer a lead wrote as it exited, or while no engine ran), then only while a message to it
+ * waits to be seen.
+ */
+export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
+  const ctx = dir.ctx;
+  let waiting = false;
+  // A few teams at a time: each team's files and records are its own.
+  await forEachConcurrently(dir.teams.values(), async (rt) => {
+    if (!rt.transcripts) return;
+    const unseen = [...rt.state.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
+    if (rt.ended && unseen.length === 0 && drained.has(rt)) return;
+    // The names Teamdeck wrote as on this team, and the user's: what is aimed at them is ours.
+    const sendAs = senderFor(rt.era, ctx.senderName());
+    const ours = new Set([USER_INBOX, sendAs, ...[...rt.state.sent.values()].map((s) => s.from)]);
+    const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
+    if (found.rows.length) ctx.onTranscriptRows?.(rt, found.rows);
+    else if (rt.ended && ctx.now() - rt.ended.at >= DRAIN_AFTER_END_MS) drained.add(rt);
+    for (const p of found.prompts) rt.transcribed.add(p.agent);
+    // Presence: what each agent last did; a teammate known only from its transcript is listed.
+    let rosterChanged = dir.addTranscriptAgents(rt, found.activity.keys());
+    for (const [agent, time] of found.activity) if (noteEvent(rt, agent, time)) rosterChanged = true;
+    const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && carries(rt, s, p)));
+    // Typed or sent on a socket, not yet journaled delivered, and already in context.
+    for (const s of rt.state.sent.values()) {
+      if (s.attemptedAt !== undefined && s.deliveredAt === undefined && s.undeliverableAt === undefined && found.prompts.some((p) => p.agent === s.to && carries(rt, s, p))) rt.seenEarly.add(s.id);
+    }
+    if (seen.length) await ctx.delivery.markSeen(rt, seen.map((s) => s.id));
+    const answers: Array<SendAttempt & { replyTo?: string[] }> = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
+    for (const a of found.turnAnswers) {
+      // The turn answered exactly the messages whose blocks were in its prompts.
+      // A socket message's answer is the member's SendMessage back to Teamdeck's socket, not the turn's last text.
+      const replyTo = [...rt.state.sent.values()].filter((s) => s.to === a.agent && s.channel !== 'socket' && a.promptRows.some((p) => carries(rt, s, p))).map((s) => s.id);
+      if (replyTo.length) answers.push({ ...a, to: sendAs, replyTo });
+    }
+    const records: JournalRecord[] = [];
+    for (const a of answers) {
+      if (rt.state.observed.has(a.id)) continue;
+      const o: ObservedWithText = { id: a.id, from: a.agent, to: a.to, text: a.text, timestamp: a.timestamp, at: ctx.now(), source: 'transcript' };
+      if (a.replyTo) o.replyTo = a.replyTo;
+      rt.state.observed.set(o.id, o);
+      records.push({ t: 'observed', ...o });
+      noteObserved(rt, o);
+      ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
+    }
+    if (records.length) {
+      await rt.journal.append(...records);
+      rt.state.records += records.length;
+      ctx.delivery.announceAll(rt);
+    }
+    if (rosterChanged) ctx.emit({ type: 'roster', team: rt.id, roster: dir.rosterOf(rt) });
+    // Looked at again soon while a message waits to be seen or answered.
+    const unanswered = [...rt.state.sent.values()].some((s) => s.seenAt !== undefined && !rt.repliedIds.has(s.id));
+    if ((unseen.length > seen.length || unanswered) && !rt.ended) waiting = true;
+  });
+  if (waiting) ctx.scheduleSeenPoll();
+}

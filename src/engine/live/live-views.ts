@@ -1,0 +1,254 @@
+// The live views over Claude's files outside the teams root: what each member is doing
+// (transcripts, the lead's sessions file, config flags), a member's transcript as a timeline,
+// the team's task board, and the needs-you queue across teams. Fed by the engine's existing
+// polls (the transcript poll hands over the rows it read; the safety net calls tick(), the
+// cheap tick between its passes quickTick()) and by folder watches on the sessions, tasks and
+// transcript folders, whose events only schedule a re-read through the engine's coalescer: no
+// timer of its own beyond one setImmediate.
+import { join } from 'node:path';
+import type { AppEvent } from '../../shared/contract.js';
+import type { MemberActivity, NeedItem, TaskBoard, TimelineItem } from '../../shared/types.js';
+import { LeadSessionReader } from '../claude/sessions.js';
+import { TaskListReader } from '../claude/tasks.js';
+import { readTimeline } from '../claude/transcript-timeline.js';
+import { timelineItems, type Row } from '../claude/transcript-rows.js';
+import { forEachConcurrently } from '../files/concurrently.js';
+import { FolderWatches } from '../files/folder-watch.js';
+import { foldRows, judgeActivity, newTrack, type ActivityFacts } from './activity.js';
+import { allNeeds } from './needs.js';
+import type { TeamRuntime } from '../team/team-runtime.js';
+
+export const DEFAULT_TIMELINE_LIMIT = 2_000;
+
+export interface LiveContext {
+  configDir: string;
+  now: () => number;
+  emit: (e: AppEvent) => void;
+  senderName: () => string;
+  teams: () => Iterable<TeamRuntime>;
+  /** Schedules a coalesced re-read: `seen` (transcripts), `sessions`, `t\0<team>` (its tasks). */
+  schedule: (key: string) => void;
+  /** Folder watches on (long-running hosts); one-shot commands read on demand only. */
+  watch: boolean;
+  stopping: () => boolean;
+}
+
+interface Board {
+  reader: TaskListReader;
+  shown: string;
+}
+
+export class LiveViews {
+  private readonly watches = new FolderWatches();
+  private readonly boards = new Map<string, Board>();
+  private needsShown = '[]';
+  /** Task list folder name -> team, for hints from the tasks folder's watch. */
+  private lists = new Map<string, string>();
+  private needsQueued = false;
+
+  constructor(private readonly ctx: LiveContext) {}
+
+  // ---------------------------------------------------------------- activity
+
+  facts(rt: TeamRuntime): ActivityFacts {
+    return { tracks: rt.tracks, transcribed: new Set(rt.transcripts?.files().keys() ?? []), session: rt.session };
+  }
+
+  activityOf(rt: TeamRuntime): MemberActivity[] {
+    return judgeActivity(rt, this.facts(rt));
+  }
+
+  /** Emits the team's activity when it changed since it was last announced. */
+  announceActivity(rt: TeamRuntime): void {
+    const activity = this.activityOf(rt);
+    const json = JSON.stringify(activity);
+    if (json === rt.activityShown) return;
+    const first = rt.activityShown === '';
+    rt.activityShown = json;
+    if (!first || activity.some((a) => a.kind !== 'unknown')) this.ctx.emit({ type: 'activity', team: rt.id, activity });
+    this.scheduleNeeds();
+  }
+
+  /** What the transcript poll read: folded into each agent's track; news is pushed as timeline items. */
+  onTranscriptRows(rt: TeamRuntime, read: Array<{ agent: string; rows: Row[]; live: boolean }>): void {
+    for (const { agent, rows, live } of read) {
+      let track = rt.tracks.get(agent);
+      if (!track) rt.tracks.set(agent, (track = newTrack()));
+      if (live) {
+        // Results name their tool from the calls in flight (and those in the same batch).
+        const names = new Map([...track.inflight.values()].map((c) => [c.id, c.name]));
+        const items: TimelineItem[] = [];
+        for (const row of rows) items.push(...timelineItems(row, names));
+        if (items.length) this.ctx.emit({ type: 'timeline', team: rt.id, member: agent, items });
+      }
+      foldRows(track, rows);
+    }
+    this.announceActivity(rt);
+  }
+
+  /** Reads the lead's sessions file of a running current-era team; announces a change. */
+  async readSession(rt: TeamRuntime): Promise<void> {
+    const sessionId = rt.config?.leadSessionId;
+    if (rt.ended || rt.era !== 'current' || !sessionId) {
+      if (rt.session) {
+        rt.session = undefined;
+        this.announceActivity(rt);
+      }
+      return;
+    }
+    if (rt.leadSession?.leadSessionId !== sessionId) rt.leadSession = new LeadSessionReader(this.ctx.configDir, sessionId);
+    const before = JSON.stringify(rt.session ?? null);
+    rt.session = await rt.leadSession.read(rt.config?.leadProcess?.pid);
+    if (JSON.stringify(rt.session ?? null) !== before) this.announceActivity(rt);
+  }
+
+  async readSessions(): Promise<void> {
+    await forEachConcurrently(this.ctx.teams(), async (rt) => {
+      if (!this.ctx.stopping()) await this.readSession(rt);
+    });
+  }
+
+  // ---------------------------------------------------------------- timeline
+
+  /** The member's latest transcript steps, oldest first; [] for a member without a transcript. */
+  async timeline(rt: TeamRuntime, member: string, limit = DEFAULT_TIMELINE_LIMIT): Promise<TimelineItem[]> {
+    const files = await rt.transcripts?.find(rt.lead?.name ?? 'team-lead');
+    const path = files?.get(member);
+    if (!path) return [];
+    return (await readTimeline(path, limit)).items;
+  }
+
+  // ---------------------------------------------------------------- tasks
+
+  private board(rt: TeamRuntime): Board {
+    const team = rt.config?.name ?? rt.meta?.name ?? rt.id;
+    let b = this.boards.get(rt.id);
+    if (!b || b.reader.team !== team) this.boards.set(rt.id, (b = { reader: new TaskListReader(this.ctx.configDir, team), shown: '' }));
+    return b;
+  }
+
+  async tasks(rt: TeamRuntime): Promise<TaskBoard> {
+    const b = this.board(rt);
+    const board = await b.reader.read();
+    b.shown = JSON.stringify(board);
+    return { ...board, team: rt.id };
+  }
+
+  /** Re-reads a team's tasks (a watch hint or the safety net) and announces a change. */
+  async readTasks(rt: TeamRuntime): Promise<void> {
+    const b = this.board(rt);
+    const board = await b.reader.read();
+    const json = JSON.stringify(board);
+    if (json === b.shown) return;
+    const first = b.shown === '';
+    b.shown = json;
+    if (!first || board.exists) this.ctx.emit({ type: 'tasks', team: rt.id, board: { ...board, team: rt.id } });
+  }
+
+  // ---------------------------------------------------------------- needs
+
+  needs(): NeedItem[] {
+    // An ended team needs nothing (teamNeeds says so too): its facts are not worked out at all.
+    const teams = [...this.ctx.teams()].filter((rt) => !rt.ended);
+    return allNeeds(
+      teams.map((rt) => ({ rt, facts: this.facts(rt), activity: this.activityOf(rt) })),
+      this.ctx.senderName(),
+      this.ctx.now(),
+    );
+  }
+
+  /** Re-judges the queue and emits it when it changed. */
+  judgeNeeds(): void {
+    this.needsQueued = false;
+    if (this.ctx.stopping()) return;
+    const needs = this.needs();
+    const json = JSON.stringify(needs);
+    if (json === this.needsShown) return;
+    this.needsShown = json;
+    this.ctx.emit({ type: 'needs', needs });
+  }
+
+  /** After a change: one re-judge once the current burst of events is over. */
+  scheduleNeeds(): void {
+    if (this.needsQueued) return;
+    this.needsQueued = true;
+    setImmediate(() => this.judgeNeeds());
+  }
+
+  // ---------------------------------------------------------------- the ticks
+
+  /** Sessions, tasks and folder watches of the running teams; the needs judged on the clock. */
+  async tick(): Promise<void> {
+    await this.readSessions();
+    const running = [...this.ctx.teams()].filter((rt) => !rt.ended);
+    await forEachConcurrently(running, async (rt) => {
+      if (!this.ctx.stopping()) await this.readTasks(rt);
+    });
+    if (this.ctx.stopping()) return;
+    if (this.ctx.watch) await this.watchFolders(running);
+    this.judgeNeeds();
+  }
+
+  /**
+   * The cheap tick between the safety net's passes: no file is read. Folders to watch that were
+   * not there are looked for again (a stat each), a lead transcript not found yet is looked for,
+   * and the needs are judged on the clock.
+   */
+  async quickTick(): Promise<void> {
+    if (this.ctx.watch) {
+      await this.watches.retryMissing();
+      const running = [...this.ctx.teams()].filter((rt) => !rt.ended);
+      let found = false;
+      for (const rt of running) {
+        if (this.ctx.stopping()) return;
+        if (rt.transcripts && !rt.transcripts.located && (await rt.transcripts.locate())) found = true;
+      }
+      // Its folders are watched from now on, and what it holds already is read.
+      if (found) {
+        await this.watchFolders(running);
+        this.ctx.schedule('seen');
+      }
+    }
+    this.judgeNeeds();
+  }
+
+  /** A folder watch failed since the last call: the safety net should look at everything. */
+  troubled(): boolean {
+    return this.watches.troubled();
+  }
+
+  private async watchFolders(running: TeamRuntime[]): Promise<void> {
+    const keep = new Set<string>();
+    const add = async (dir: string, onName: (name: string) => void) => {
+      keep.add(dir);
+      await this.watches.add(dir, onName);
+    };
+    const sessions = join(this.ctx.configDir, 'sessions');
+    await add(sessions, (n) => /^\d+\.json$/.test(n) && this.ctx.schedule('sessions'));
+    const tasksRoot = join(this.ctx.configDir, 'tasks');
+    this.lists = new Map(running.map((rt) => [this.board(rt).reader.list, rt.id]));
+    await add(tasksRoot, (n) => {
+      const team = this.lists.get(n);
+      if (team) this.ctx.schedule(`t\u0000${team}`);
+    });
+    await forEachConcurrently(running, async (rt) => {
+      const [project, subagents] = rt.transcripts?.folders() ?? [];
+      const session = rt.transcripts?.leadSessionId;
+      await Promise.all([
+        add(join(tasksRoot, this.board(rt).reader.list), () => this.ctx.schedule(`t\u0000${rt.id}`)),
+        project && session ? add(project, (n) => (n === `${session}.jsonl` || n === session) && this.ctx.schedule('seen')) : undefined,
+        subagents ? add(subagents, (n) => n.endsWith('.jsonl') && this.ctx.schedule('seen')) : undefined,
+      ]);
+    });
+    this.watches.retain(keep);
+  }
+
+  /** An ended team was closed (ended-teams.ts): its task board goes with it. */
+  forget(team: string): void {
+    this.boards.delete(team);
+  }
+
+  close(): void {
+    this.watches.close();
+  }
+}

@@ -1,0 +1,405 @@
+// The engine's facade: every shell (Electron main, the CLI, the browser host) uses this one
+// class. It owns the state-dir lock and the event stream, and hands each concern to its module:
+// team-directory.ts (which teams there are, running or ended), read-schedule.ts (when what is
+// read: watcher, tick, safety net), member-channels.ts (which channel a send takes), history/
+// (ingest, views, transcripts), delivery/ (journal, outboxes, channels), claude/ (Claude's rules, per era).
+import { readdir, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
+import type { ChannelOption, LaunchRequest, MemberActivity, MemberInfo, NeedItem, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
+import type { TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
+import { answerToSocket } from '../ingest/socket-answers.js';
+import type { TerminalAvailability } from '../terminals/types.js';
+import { DEFAULT_SENDER_NAME, senderNameProblem } from '../claude/era.js';
+import { Deliveries } from '../delivery/deliveries.js';
+import { inboxWritesSettled } from '../claude/inbox-writer.js';
+import { DEFAULT_BACKOFF, type BackoffOptions } from '../delivery/outbox.js';
+import { checkTarget, checkText, findMember } from '../delivery/send-checks.js';
+import { buildExport } from '../history/export.js';
+import { saveInboxMarks } from '../ingest/inbox-marks.js';
+import { journalDirOf } from '../journal/team-meta.js';
+import { SearchIndex } from '../search/search-index.js';
+import { feedOf, threadOf } from '../history/views.js';
+import { readTextsOf } from '../journal/journal-texts.js';
+import { MemberChannels } from './member-channels.js';
+import { DEFAULT_IDLE_THRESHOLD_MS } from '../teams/presence.js';
+import { ReadSchedule } from './read-schedule.js';
+import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
+import { LiveViews } from '../live/live-views.js';
+import { acquireStateLock } from './state-lock.js';
+import { TeamDirectory, TeamNotFoundError } from '../teams/team-directory.js';
+import type { TeamRuntime } from '../team/team-runtime.js';
+
+export { TeamNotFoundError } from '../teams/team-directory.js';
+export { HUGE_INBOX_BYTES } from '../ingest/inbox-ingest.js';
+export { MAX_TEXT_BYTES, MAX_SUMMARY_CHARS } from '../delivery/send-checks.js';
+export const DEFAULT_MAX_PENDING = 64;
+
+export class TeamService implements TeamServiceApi {
+  readonly teamsRoot: string;
+  readonly stateDir: string;
+  /** Claude's config dir (`~/.claude`): sessions, projects (transcripts) and tasks live here. */
+  readonly configDir: string;
+  private readonly now: () => number;
+  private idleMs: number;
+  private senderName: string;
+  private readonly watchEnabled: boolean;
+  private readonly delivery: Deliveries;
+  private readonly dir: TeamDirectory;
+  /** Activity, timelines, tasks and needs: Claude's files outside the teams root. */
+  private readonly live: LiveViews;
+  /** The hosted lead terminals and Claude's messaging sockets, and which one a send takes. */
+  private readonly memberChannels: MemberChannels;
+  /** The first read, the watcher, the tick and its safety net, the seen poll. */
+  private readonly reading: ReadSchedule;
+  private listeners = new Set<(e: AppEvent) => void>();
+  private release: (() => Promise<void>) | undefined;
+  private started = false;
+  private stopping = false;
+  /** Teams being read ahead (prepare), which stop() waits for. */
+  private readonly preparing = new Set<Promise<unknown>>();
+  /** Every team's history, searchable: follows the journals (search/). */
+  private readonly searchIndex: SearchIndex;
+
+  /**
+   * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
+   * `safetyNetMs`: how often the safety net looks at every file while the watchers report no
+   * trouble (default 15 ticks, 30 s).
+   */
+  constructor(opts: TeamServiceOptions & { backoff?: BackoffOptions; rescanMs?: number; safetyNetMs?: number }) {
+    this.teamsRoot = opts.teamsRoot;
+    this.stateDir = opts.stateDir;
+    this.configDir = opts.configDir ?? dirname(opts.teamsRoot);
+    this.now = opts.now ?? Date.now;
+    this.idleMs = opts.idleThresholdMs ?? DEFAULT_IDLE_THRESHOLD_MS;
+    this.senderName = opts.senderName ?? DEFAULT_SENDER_NAME;
+    const problem = senderNameProblem(this.senderName);
+    if (problem) throw new Error(problem);
+    this.watchEnabled = opts.watch ?? true;
+    // Closures, so each module reads the service's state (name, clock, teams) when it asks.
+    const { teamsRoot, stateDir, configDir, now } = this;
+    const emit = (e: AppEvent) => this.emit(e);
+    const senderName = () => this.senderName;
+    const stopping = () => this.stopping;
+    const teams = () => this.teams.values();
+    const schedule = (key: string) => this.reading.schedule(key);
+    this.memberChannels = new MemberChannels({
+      configDir, teamsRoot, now, senderName, teams, emit, terminalHost: opts.terminalHost,
+      onReply: (rt, line, replyTo) => void answerToSocket(this.dir, rt, line, replyTo).catch(() => {}),
+      onIdle: () => schedule('seen'),
+      kick: (team) => {
+        const rt = this.teams.get(team);
+        if (rt) this.delivery.kickTerminal(rt);
+      },
+    });
+    this.delivery = new Deliveries({
+      teamsRoot, stateDir, now, emit, terminal: this.memberChannels.hosted.channelContext(), socket: this.memberChannels.sockets,
+      backoff: opts.backoff ?? DEFAULT_BACKOFF,
+      maxPending: opts.maxPendingPerTarget ?? DEFAULT_MAX_PENDING,
+      queuedCount: () => this.queuedCount(),
+    });
+    this.dir = new TeamDirectory({
+      teamsRoot, stateDir, configDir, now, emit, senderName, stopping, schedule, delivery: this.delivery,
+      idleMs: () => this.idleMs,
+      scheduleSeenPoll: () => this.reading.scheduleSeenPoll(),
+      onTranscriptRows: (rt, rows) => this.live.onTranscriptRows(rt, rows),
+      onEvict: (rt) => this.live.forget(rt.id),
+      onJournalWritten: (dir) => this.searchIndex.noteWritten(dir),
+    });
+    this.searchIndex = new SearchIndex({
+      stateDir,
+      onProblem: (message) => this.dir.problem({ kind: 'journal', file: 'search/index.sqlite', message }),
+    });
+    this.live = new LiveViews({ configDir, now, emit, senderName, teams, schedule, stopping, watch: this.watchEnabled });
+    this.reading = new ReadSchedule({
+      teamsRoot, now, stopping, dir: this.dir, live: this.live, watch: this.watchEnabled,
+      openInBackground: opts.openInBackground ?? false,
+      rescanMs: opts.rescanMs ?? 2_000,
+      safetyNetMs: opts.safetyNetMs,
+    });
+  }
+
+  private get teams(): Map<string, TeamRuntime> {
+    return this.dir.teams;
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.release = await acquireStateLock(this.stateDir);
+    this.started = true;
+    await TeamService.tidyStateDir(this.stateDir);
+    try {
+      // Before any team is opened: its recovered typed messages need to know their terminal.
+      await this.memberChannels.start();
+      await this.reading.firstRead();
+      if (this.watchEnabled) {
+        // After the teams are read: a first build of the index never slows the window's start.
+        void Promise.resolve(this.reading.background).then(() => (this.stopping ? undefined : this.searchIndex.start()));
+        this.reading.startWatching();
+      }
+    } catch (e) {
+      await this.stop();
+      throw e;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    await this.reading.halt();
+    this.live.close();
+    await this.memberChannels.stop();
+    // A team being read in the background, or ahead for a page, finishes first: its journal is
+    // closed below.
+    await this.reading.background;
+    await Promise.all(this.preparing);
+    await this.searchIndex.stop().catch(() => {});
+    for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
+    // What the last sends left running after their answer: lock releases, inbox folder fsyncs.
+    await inboxWritesSettled();
+    await this.reading.settled();
+    await this.dir.ended.close();
+    for (const t of this.teams.values()) {
+      // What saves the next start from reading inboxes the journal already holds (never needed for correctness).
+      await saveInboxMarks(t, journalDirOf(this.stateDir, t.id)).catch(() => {});
+      await t.journal.close().catch(() => {});
+    }
+    await this.release?.();
+    this.release = undefined;
+  }
+
+  /** Inboxes read at the teams' openings, and those skipped as already in the journal (tests, benchmarks). */
+  get inboxOpenings(): Readonly<{ read: number; skipped: number }> {
+    return { ...this.dir.inboxOpenings };
+  }
+
+  /** Waits until every scheduled re-read has run (tests and one-shot commands). */
+  async settled(): Promise<void> {
+    await this.reading.settled();
+  }
+
+  onEvent(listener: (event: AppEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(e: AppEvent): void {
+    if (e.type === 'teams') e = { ...e, teams: this.memberChannels.decorate(e.teams) };
+    else if (e.type === 'needs') e = { ...e, needs: this.memberChannels.needs(e.needs) };
+    else if (e.type === 'activity') {
+      // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
+      const rt = this.teams.get(e.team);
+      if (rt) this.delivery.kickTerminal(rt);
+    }
+    this.deliver(e);
+    // What members do follows from the roster; stuck messages and asks from messages and states.
+    if (e.type === 'roster') {
+      const rt = this.teams.get(e.team);
+      if (rt) this.live.announceActivity(rt);
+    } else if (e.type === 'message' || e.type === 'delivery') this.live.scheduleNeeds();
+  }
+
+  private deliver(e: AppEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(e);
+      } catch {
+        // a listener's failure is its own
+      }
+    }
+  }
+
+  setIdleThresholdMs(ms: number): void {
+    this.idleMs = ms;
+    for (const t of this.teams.values()) this.emit({ type: 'roster', team: t.id, roster: this.dir.rosterOf(t) });
+  }
+
+  /** The sender name written on current-era teams from now on (refuses reserved names). */
+  setSenderName(name: string): void {
+    const problem = senderNameProblem(name);
+    if (problem) throw new SendRefusedError(problem);
+    this.senderName = name;
+    this.emit({ type: 'teams', teams: this.dir.summaries() });
+  }
+
+  // ---------------------------------------------------------------- delivery
+
+  async send(req: SendRequest): Promise<SendResult> {
+    checkText(req);
+    // An ended team listed from the index is refused as it is: its history is not even opened.
+    const ended = this.dir.ended.refusal(req.team);
+    if (ended) throw new SendRefusedError(ended);
+    // Everything from here to the journal append runs without yielding when the team is
+    // already open, so concurrent sends are journaled (and so delivered) in call order.
+    let rt: TeamRuntime;
+    try {
+      rt = (!this.dir.isOpening(req.team) && this.teams.get(req.team)) || (await this.resolve(req.team));
+    } catch (e) {
+      if (e instanceof TeamNotFoundError) throw new SendRefusedError(e.message);
+      throw e;
+    }
+    const member = checkTarget(rt, this.teamsRoot, req.to);
+    const { channel, from } = this.memberChannels.choose(rt, member, req.channel);
+    return this.delivery.send(rt, member, req.text, req.summary, from, channel);
+  }
+
+  async channels(team: string, member: string): Promise<ChannelOption[]> {
+    const rt = await this.resolve(team);
+    return this.memberChannels.options(rt, this.memberOf(rt, member));
+  }
+
+  // ---------------------------------------------------------------- hosted terminals
+
+  async terminalAvailability(): Promise<TerminalAvailability> {
+    return this.memberChannels.hosted.availability();
+  }
+
+  async terminals(): Promise<TerminalInfo[]> {
+    return this.memberChannels.hosted.list();
+  }
+
+  launch(req: LaunchRequest): Promise<TerminalInfo> {
+    return this.memberChannels.hosted.launch(req);
+  }
+
+  attachTerminal(id: string, cols: number, rows: number): Promise<{ screen: string }> {
+    return this.memberChannels.hosted.attach(id, cols, rows);
+  }
+
+  async terminalInput(id: string, data: string): Promise<void> {
+    this.memberChannels.hosted.input(id, data);
+  }
+
+  async resizeTerminal(id: string, cols: number, rows: number): Promise<void> {
+    this.memberChannels.hosted.resize(id, cols, rows);
+  }
+
+  async detachTerminal(id: string): Promise<void> {
+    this.memberChannels.hosted.detach(id);
+  }
+
+  closeTerminal(id: string): Promise<void> {
+    return this.memberChannels.hosted.close(id);
+  }
+
+  // ---------------------------------------------------------------- views
+
+  private resolve(team: string): Promise<TeamRuntime> {
+    if (!this.started) throw new Error('service not started');
+    return this.dir.resolveTeam(team);
+  }
+
+  /** The team's member of that name (or inbox name), else a not-found error. */
+  private memberOf(rt: TeamRuntime, member: string): MemberInfo {
+    const m = findMember(rt, member);
+    if (!m) throw new TeamNotFoundError(`team ${rt.id} has no member ${JSON.stringify(member)}`);
+    return m;
+  }
+
+  async listTeams(): Promise<TeamSummary[]> {
+    return this.memberChannels.decorate(this.dir.summaries());
+  }
+
+  prepare(team: string): Promise<void> {
+    if (!this.started || this.stopping) return Promise.resolve();
+    // Awaited by whoever asked (the browser host before it gives its URL) and by stop(), which
+    // lets it finish before the journals are closed.
+    const p: Promise<void> = this.resolve(team).then(() => {}, () => {});
+    this.preparing.add(p);
+    void p.finally(() => this.preparing.delete(p));
+    return p;
+  }
+
+  async roster(team: string): Promise<RosterEntry[]> {
+    const rt = await this.resolve(team);
+    // The window has its first roster: the other teams are read shortly.
+    this.reading.firstRosterServed();
+    return this.dir.rosterOf(rt);
+  }
+
+  async thread(team: string, member: string): Promise<ThreadMessage[]> {
+    const rt = await this.resolve(team);
+    const m = this.memberOf(rt, member);
+    return threadOf(rt, m.name, m.inboxName);
+  }
+
+  async feed(team: string): Promise<ThreadMessage[]> {
+    const rt = await this.resolve(team);
+    return feedOf(rt, await readTextsOf(rt.journal.dir, () => rt.state.observed.values()));
+  }
+
+  /** A member's thread, or the whole team's feed, as a file (the words and format: history/export.ts). */
+  async export(req: ExportRequest): Promise<ExportFile> {
+    const rt = await this.resolve(req.team);
+    const m = req.member === undefined ? undefined : this.memberOf(rt, req.member);
+    const messages = m ? threadOf(rt, m.name, m.inboxName) : feedOf(rt, await readTextsOf(rt.journal.dir, () => rt.state.observed.values()));
+    return buildExport({ team: this.dir.summaryOf(rt), member: m, messages, exportedAt: this.now(), timeZone: req.timeZone }, req.format);
+  }
+
+  /**
+   * Messages of every team (or one) matching the words and phrases, newest first. A one-shot
+   * command waits until the index holds everything; a running engine that is still building
+   * its index answers from what is in so far (`building`).
+   */
+  async search(req: SearchRequest): Promise<SearchResult> {
+    const names = new Map(this.dir.summaries().map((t) => [t.id, t.name]));
+    let team = req.team;
+    if (team !== undefined && !names.has(team)) {
+      const byName = [...names].find(([, name]) => name === team)?.[0];
+      if (byName === undefined) throw new TeamNotFoundError(`no team ${JSON.stringify(team)} in ${this.teamsRoot}`);
+      team = byName;
+    }
+    return this.searchIndex.search({ ...req, team }, (id) => names.get(id) ?? id, !this.watchEnabled);
+  }
+
+  /** What every member of the team is doing now (current era: sessions file, transcripts, config). */
+  async activity(team: string): Promise<MemberActivity[]> {
+    const rt = await this.resolve(team);
+    // A one-shot command has no watch to keep the session current: read it now.
+    if (!this.watchEnabled) await this.live.readSession(rt);
+    return this.live.activityOf(rt);
+  }
+
+  /** The member's transcript as timeline items, oldest first (the latest `limit`, default 2,000). */
+  async timeline(team: string, member: string, limit?: number): Promise<TimelineItem[]> {
+    const rt = await this.resolve(team);
+    return this.live.timeline(rt, this.memberOf(rt, member).name, limit);
+  }
+
+  async tasks(team: string): Promise<TaskBoard> {
+    return this.live.tasks(await this.resolve(team));
+  }
+
+  /** What the teams need from the human, across all teams, newest first. */
+  async needs(): Promise<NeedItem[]> {
+    if (!this.started) throw new Error('service not started');
+    if (!this.watchEnabled) await this.live.readSessions();
+    return this.memberChannels.needs(this.live.needs());
+  }
+
+  async refresh(): Promise<void> {
+    await this.reading.refresh();
+  }
+
+  problems(): TeamProblem[] {
+    const out = [...this.dir.globalProblems.values()];
+    for (const rt of this.teams.values()) out.push(...rt.problems.values());
+    return out;
+  }
+
+  queuedCount(): number {
+    let n = 0;
+    for (const rt of this.teams.values()) for (const o of rt.outboxes.values()) n += o.size;
+    return n;
+  }
+
+  /** Removes `.dead-*` lock leftovers from crashed owners. */
+  static async tidyStateDir(stateDir: string): Promise<void> {
+    for (const n of await readdir(stateDir).catch(() => [] as string[])) {
+      if (n.startsWith('owner.lock.dead-')) await rm(join(stateDir, n), { force: true });
+    }
+  }
+}
+

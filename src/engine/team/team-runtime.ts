@@ -1,0 +1,124 @@
+// Everything the engine holds for one team: what Claude's files say now (config, inbox owners),
+// what the journal folded (history and sends), and the derived facts (era, presence, receipts).
+import type { DeliveryStatus, MemberInfo, TeamEra, TeamProblem, TeamSummary } from '../../shared/types.js';
+import type { TeamConfig } from '../claude/config.js';
+import type { Journal, FoldedState, ObservedState } from '../journal/journal.js';
+import type { TargetOutbox } from '../delivery/outbox.js';
+import type { InboxMark } from '../ingest/inbox-marks.js';
+import type { TeamMeta } from '../journal/team-meta.js';
+import type { TranscriptWatch } from '../claude/transcripts.js';
+import type { LeadSession, LeadSessionReader } from '../claude/sessions.js';
+import type { AgentTrack } from '../live/activity.js';
+import type { Ask } from './asks.js';
+import type { PeerNote } from '../delivery/socket-channel.js';
+
+interface InboxSeen {
+  size: number;
+  mtimeMs: number;
+}
+
+export class TeamRuntime {
+  config: TeamConfig | undefined;
+  /** How config.json looked when it was last read: the safety net reads it again when it differs. */
+  configLooks: string | undefined;
+  owners: string[] = [];
+  members: MemberInfo[] = [];
+  problems = new Map<string, TeamProblem>();
+  outboxes = new Map<string, TargetOutbox>();
+  era: TeamEra = 'legacy';
+  /** Set once the team ended: its folder is gone, or its lead's process is. */
+  ended: { at: number; reason: string } | undefined;
+  /** What was last written to team.json, to write it again only on a change. */
+  meta: TeamMeta | undefined;
+  /** Last time each member did anything (ms), and who approved its own shutdown. */
+  lastEvent = new Map<string, number>();
+  terminated = new Set<string>();
+  /** Per member, what it said that may be an answer to Teamdeck (see views.answersOf). */
+  answerCandidates = new Map<string, ObservedState[]>();
+  /** Per inbox, the read of it under way (inbox-ingest.ts: one at a time). */
+  ingesting = new Map<string, Promise<void>>();
+  /**
+   * Typed or socket messages found in their recipient's transcript before their delivery was
+   * journaled (Claude can take the keys and write the row before the journal append): marked
+   * seen as soon as it is.
+   */
+  seenEarly = new Set<string>();
+  /** Sent messages a transcript answer names in its `replyTo`: replied, for certain. */
+  repliedIds = new Set<string>();
+  /** Members whose transcript Teamdeck reads: their answers come from it, not from idle notifications. */
+  transcribed = new Set<string>();
+  /** Latest message time from each member to the user (legacy `user.json`), for `replied`. */
+  lastReply = new Map<string, number>();
+  /** Status last announced per sent id, to emit only changes. */
+  announced = new Map<string, DeliveryStatus>();
+  /** Why each waiting message waits. */
+  waitReason = new Map<string, string>();
+  /** Write sequence at which each sent id was written into its inbox in this process. */
+  writtenSeq = new Map<string, number>();
+  seen = new Map<string, InboxSeen>();
+  /** Inboxes whose last read is folded into the journal, as they looked then (history/inbox-marks.ts). */
+  folded = new Map<string, InboxMark>();
+  /** A fold of an inbox failed to reach the journal: no inbox marks are written for this run. */
+  marksSpoiled = false;
+  /** Current era: tails the members' transcripts for receipts and answers. */
+  transcripts: TranscriptWatch | undefined;
+  /** What each agent's transcript says it is doing (tool calls in flight, turn ends). */
+  tracks = new Map<string, AgentTrack>();
+  /** The lead's sessions file, followed while the team runs, and what it said last. */
+  leadSession: LeadSessionReader | undefined;
+  session: LeadSession | undefined;
+  /** The activity last announced (as JSON), to emit only changes. */
+  activityShown = '';
+  /** Plan approval and permission asks to the lead not answered yet, by request id. */
+  asks = new Map<string, Ask>();
+  /** Request ids seen answered (an answer may be observed before its ask). */
+  answered = new Set<string>();
+  /** Entries in each inbox file at its last read (orphan inboxes in the needs-you queue). */
+  inboxCounts = new Map<string, number>();
+  /** What Claude said on its socket about messages sent that way (held, delivered, denied…); not journaled. */
+  peerNotes = new Map<string, PeerNote>();
+
+  constructor(
+    readonly id: string,
+    readonly journal: Journal,
+    readonly state: FoldedState,
+  ) {}
+
+  get lead(): MemberInfo | undefined {
+    return this.members.find((m) => m.isLead);
+  }
+
+  /**
+   * Why a member can never read its inbox again, or undefined while it may: it approved a
+   * shutdown, or (current era) Claude removed it from config.json, which it does when a
+   * teammate shuts down, is killed, times out or fails to spawn.
+   */
+  goneReason(name: string): string | undefined {
+    if (this.terminated.has(name)) return `${name} has shut down (it approved a shutdown request)`;
+    if (this.era === 'current' && this.config && !this.config.members.some((m) => m.name === name)) {
+      return `${name} is no longer on the team (Claude removed it from config.json)`;
+    }
+    return undefined;
+  }
+
+  summary(sendAs: string, leadReads: boolean): TeamSummary {
+    const s: TeamSummary = {
+      id: this.id,
+      name: this.config?.name ?? this.meta?.name ?? this.id,
+      memberCount: this.members.length,
+      problems: [...this.problems.values()],
+      era: this.era,
+      state: this.ended ? 'ended' : 'running',
+      sendAs,
+      leadReadsInbox: leadReads,
+    };
+    if (this.config?.description !== undefined) s.description = this.config.description;
+    const createdAt = this.config?.createdAt ?? this.meta?.createdAt;
+    if (createdAt !== undefined) s.createdAt = createdAt;
+    if (this.ended) {
+      s.endedAt = this.ended.at;
+      s.endedReason = this.ended.reason;
+    }
+    return s;
+  }
+}
