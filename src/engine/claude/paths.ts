@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve, relative, isAbsolute, sep } from 'node:path';
+import { inboxFileStem } from '../../shared/threads.js';
 
 /** Claude derives a team's folder from its name: every char outside [a-zA-Z0-9] becomes '-', lower-cased. */
 export function teamDirName(teamName: string): string {
@@ -9,10 +10,9 @@ export function teamDirName(teamName: string): string {
 /** The legacy era's name for the human: also the stem of the user's mailbox there. */
 export const LEGACY_SENDER = 'user';
 
-/** Claude's inbox file stem for a member: every char outside [a-zA-Z0-9_-] becomes '-'. */
-export function inboxFileStem(memberName: string): string {
-  return memberName.replace(/[^a-zA-Z0-9_-]/g, '-');
-}
+// Claude's inbox file stem for a member: every char outside [a-zA-Z0-9_-] becomes '-'. The rule
+// lives in shared/threads.ts, where the window's thread rule uses it too.
+export { inboxFileStem };
 
 export interface RootOptions {
   teamsDir?: string;

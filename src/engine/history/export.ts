@@ -21,6 +21,7 @@
 import type { ExportFile, ExportFormat } from '../../shared/contract.js';
 import { describeFrame } from '../../shared/frame-text.js';
 import { channelMark, sourceLabel, undeliverableReason } from '../../shared/message-words.js';
+import { isFromUser, isToUser } from '../../shared/threads.js';
 import type { AnswerSource, ChannelKind, DeliveryStatus, FrameType, MemberInfo, TeamEra, TeamState, TeamSummary, ThreadMessage } from '../../shared/types.js';
 
 export const EXPORT_FORMAT = 'teamdeck-export';
@@ -62,8 +63,6 @@ export interface ExportDocument {
   messages: ExportMessage[];
 }
 
-const USER = 'user';
-
 // ------------------------------------------------------------------------------------- words
 
 /** Where a sent message got to, in words: "delivered, seen, replied", "undeliverable: <reason>". */
@@ -93,17 +92,13 @@ export function answerWords(source: AnswerSource): string {
   return `answer ${sourceLabel(source) ?? 'in the user inbox'}`;
 }
 
-function isFromUser(m: Pick<ThreadMessage, 'from' | 'sentAs'>): boolean {
-  return m.from === USER || (m.sentAs !== undefined && m.from === m.sentAs);
-}
-
 function fromName(m: ThreadMessage): string {
   return isFromUser(m) ? 'you' : m.from;
 }
 
 /** An answer is addressed to the user whatever inbox carried it (an idle notification goes to the lead). */
 function toName(m: ThreadMessage): string {
-  return m.to === USER || m.source !== undefined ? 'you' : m.to;
+  return isToUser(m) ? 'you' : m.to;
 }
 
 // -------------------------------------------------------------------------------------- time

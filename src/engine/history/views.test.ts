@@ -46,7 +46,7 @@ const sent: JournalRecord[] = [
 describe("a sent message's status", () => {
   it('is accepted once delivered, while nothing says it was taken or answered', async () => {
     const rt = await teamWith(sent);
-    expect(threadOf(rt, LEAD, LEAD).map((m) => [m.id, m.status])).toEqual([['m1', 'accepted']]);
+    expect(threadOf(rt, LEAD).map((m) => [m.id, m.status])).toEqual([['m1', 'accepted']]);
   });
 
   it("is replied when the lead's socket reply names it, though its transcript row was not read yet", async () => {
@@ -62,7 +62,7 @@ describe("a sent message's status", () => {
       replyTo: ['m1'],
     };
     const rt = await teamWith([...sent, reply]);
-    expect(threadOf(rt, LEAD, LEAD).map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
+    expect(threadOf(rt, LEAD).map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
       ['user', 'SOCK-1 how is it going?', 'replied'],
       [LEAD, 'Socket reply to SOCK-1.', 'socket'],
     ]);
@@ -71,6 +71,6 @@ describe("a sent message's status", () => {
   it('is seen, not replied, when its transcript row was read and no answer names it', async () => {
     const rt = await teamWith([...sent, { t: 'seen', id: 'm1', to: LEAD, at: T0 + 300 }]);
     rt.transcribed.add(LEAD);
-    expect(threadOf(rt, LEAD, LEAD).map((m) => m.status)).toEqual(['seen']);
+    expect(threadOf(rt, LEAD).map((m) => m.status)).toEqual(['seen']);
   });
 });

@@ -1,5 +1,6 @@
 // What the user sees of a team's history: delivery states of sent messages, members' answers
 // found per era, and threads and feeds built from the journal's folded state.
+import { inThread, isFromUser, USER } from '../../shared/threads.js';
 import type { AnswerSource, DeliveryStatus, ThreadMessage } from '../../shared/types.js';
 import { LEGACY_SENDER } from '../claude/era.js';
 import { parseFrame } from '../claude/frames.js';
@@ -166,19 +167,22 @@ export function sentToThread(rt: TeamRuntime, s: SentState, lastAnswer?: number)
   return m;
 }
 
-/** The user's thread with one member: what was sent to it, and its answers. */
-export function threadOf(rt: TeamRuntime, member: string, stem: string): ThreadMessage[] {
+/**
+ * The user's thread with one member, as a program reads it (shared/threads.ts, without the
+ * member's protocol events): its answers (answersOf), and the user's words to it: what Teamdeck
+ * sent, and on a legacy team what another tool wrote from `user` into its inbox.
+ */
+export function threadOf(rt: TeamRuntime, member: string): ThreadMessage[] {
   const out: ThreadMessage[] = [];
   const answers = answersOf(rt, member);
   for (const a of answers) out.push(answerToThread(rt, a));
+  const mine = (m: { from: string; to: string }) => isFromUser(m) && inThread(m, member, { context: false });
   if (rt.era === 'legacy') {
     // Messages from the user written by someone else (another tool, an older Teamdeck).
-    for (const o of rt.state.observed.values()) {
-      if (o.from === LEGACY_SENDER && inboxFileStem(o.to) === stem) out.push(observedToThread(rt, o));
-    }
+    for (const o of rt.state.observed.values()) if (mine(o)) out.push(observedToThread(rt, o));
   }
   const last = answers.at(-1)?.time ?? (rt.era === 'legacy' ? rt.lastReply.get(member) : undefined);
-  for (const s of rt.state.sent.values()) if (inboxFileStem(s.to) === stem) out.push(sentToThread(rt, s, last));
+  for (const s of rt.state.sent.values()) if (mine({ from: USER, to: s.to })) out.push(sentToThread(rt, s, last));
   return sortByTime(out);
 }
 

@@ -2,9 +2,8 @@
 // in a thread or the feed (a protocol frame as its words, an idle notification's result as its
 // text), who wrote it, and which thread opens it.
 import type { SearchDirection } from '../../shared/contract.js';
-import { LEGACY_SENDER } from '../claude/era.js';
+import { threadPlace, USER } from '../../shared/threads.js';
 import { describeFrame, parseFrame } from '../claude/frames.js';
-import { inboxFileStem } from '../claude/paths.js';
 import type { ObservedWithText, SentState } from '../journal/journal.js';
 import { wellFormed } from './query.js';
 
@@ -38,18 +37,19 @@ function clean(text: string): string {
 
 /** A message the user sent. */
 export function sentRow(team: string, s: Pick<SentState, 'id' | 'to' | 'text' | 'summary' | 'timestamp' | 'queuedAt'>): IndexRow {
-  return { team, id: s.id, member: s.to, direction: 'you', from: LEGACY_SENDER, to: s.to, time: timeOf(s.timestamp, s.queuedAt), text: clean(s.text) };
+  return { team, id: s.id, member: s.to, direction: 'you', from: USER, to: s.to, time: timeOf(s.timestamp, s.queuedAt), text: clean(s.text) };
 }
 
 /** A message observed in an inbox, a transcript or the messaging socket; undefined when it has no words. */
 export function observedRow(team: string, o: ObservedWithText): IndexRow | undefined {
   const time = timeOf(o.timestamp, o.at);
   const base = { team, id: o.id, from: o.from, to: o.to, time };
-  if (o.from === LEGACY_SENDER) return { ...base, member: o.to, direction: 'you', text: clean(o.text) };
-  if (o.source === 'transcript' || o.source === 'socket' || inboxFileStem(o.to) === LEGACY_SENDER) {
-    return { ...base, member: o.from, direction: 'member', text: clean(o.text) };
-  }
-  const frame = o.source ? undefined : parseFrame(o.text);
+  // Search shows what a program reads: the user's words and answers in threads; everything
+  // else, a member's own protocol events too, in the feed (shared/threads.ts).
+  const place = threadPlace(o);
+  if (place.kind === 'you') return { ...base, member: place.member, direction: 'you', text: clean(o.text) };
+  if (place.kind === 'member') return { ...base, member: place.member, direction: 'member', text: clean(o.text) };
+  const frame = parseFrame(o.text);
   let text = o.text;
   if (frame) {
     const result = frame.type === 'idle_notification' && typeof frame.fields.result === 'string' ? frame.fields.result : '';

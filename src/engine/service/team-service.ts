@@ -322,7 +322,7 @@ export class TeamService implements TeamServiceApi {
   async thread(team: string, member: string): Promise<ThreadMessage[]> {
     const rt = await this.resolve(team);
     const m = this.memberOf(rt, member);
-    return threadOf(rt, m.name, m.inboxName);
+    return threadOf(rt, m.name);
   }
 
   async feed(team: string): Promise<ThreadMessage[]> {
@@ -334,7 +334,7 @@ export class TeamService implements TeamServiceApi {
   async export(req: ExportRequest): Promise<ExportFile> {
     const rt = await this.resolve(req.team);
     const m = req.member === undefined ? undefined : this.memberOf(rt, req.member);
-    const messages = m ? threadOf(rt, m.name, m.inboxName) : feedOf(rt, await readTextsOf(rt.journal.dir, () => rt.state.observed.values()));
+    const messages = m ? threadOf(rt, m.name) : feedOf(rt, await readTextsOf(rt.journal.dir, () => rt.state.observed.values()));
     return buildExport({ team: this.dir.summaryOf(rt), member: m, messages, exportedAt: this.now(), timeZone: req.timeZone }, req.format);
   }
 

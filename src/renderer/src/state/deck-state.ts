@@ -3,6 +3,7 @@
 import type { AppEvent, Settings, Snapshot } from '../../../shared/contract';
 import { isShutdownApproval } from '../../../shared/frame-text';
 import { endedNewestFirst, firstTeam, type HostBoot } from '../../../shared/host-boot';
+import { inThread as inThreadRule, isFromUser, isToUser, isUnreadCandidate } from '../../../shared/threads';
 import type {
   ChannelKind,
   DeliveryStatus,
@@ -208,31 +209,12 @@ function withTeam(s: DeckState, team: string, next: TeamCache): DeckState {
 
 type Direction = Pick<ThreadMessage, 'from' | 'to' | 'frame' | 'sentAs' | 'source'>;
 
-/**
- * Sent by the user through Teamdeck. On current teams the name written is Teamdeck's own
- * (`sentAs`, e.g. `teamdeck`), so `from` alone does not say it.
- */
-export function isFromUser(m: Pick<ThreadMessage, 'from' | 'sentAs'>): boolean {
-  return m.from === USER || (m.sentAs !== undefined && m.from === m.sentAs);
-}
+// Who wrote a message to whom, and which thread shows it: one rule with the engine and search.
+export { isFromUser, isToUser, isUnreadCandidate };
 
-/** Addressed to the user: legacy replies to `user`, and current-era answers (which carry a `source`). */
-export function isToUser(m: Pick<ThreadMessage, 'to' | 'source'>): boolean {
-  return m.to === USER || m.source !== undefined;
-}
-
-/** Whether a message belongs in the user's thread with `member`. */
+/** Whether a message belongs in the window's thread with `member` (the member's protocol events give it context). */
 export function inThread(m: Direction, member: string): boolean {
-  if (isFromUser(m)) return m.to === member;
-  if (m.from !== member) return false;
-  // The member's own protocol events (went idle, shutdown approved, plan requested) give the thread
-  // its context even though Claude addresses them to the lead.
-  return isToUser(m) || m.frame !== undefined;
-}
-
-/** A message that can make a member's unread badge grow: words to the user, not protocol events. */
-export function isUnreadCandidate(m: Direction): boolean {
-  return !isFromUser(m) && isToUser(m) && m.frame === undefined;
+  return inThreadRule(m, member, { context: true });
 }
 
 function mergeMessage(old: ThreadMessage | undefined, inc: ThreadMessage, d: Delivery | undefined): ThreadMessage {
