@@ -47,23 +47,7 @@ export interface TeamServiceOptions {
   terminalHost?: (opts: Pick<TerminalHostOptions, 'emit' | 'now'>) => TerminalHost;
 }
 
-/** A send the engine refused: nothing was written anywhere. */
-export class SendRefusedError extends Error {
-  readonly code = 'refused';
-  constructor(message: string) {
-    super(message);
-    this.name = 'SendRefusedError';
-  }
-}
-
-/** Another process owns the state dir. */
-export class StateDirBusyError extends Error {
-  readonly code = 'state_busy';
-  constructor(message: string) {
-    super(message);
-    this.name = 'StateDirBusyError';
-  }
-}
+export { SendRefusedError, StateDirBusyError } from '../errors.js';
 
 export interface TeamServiceApi {
   readonly teamsRoot: string;

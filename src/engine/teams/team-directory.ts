@@ -24,14 +24,9 @@ import { loadConfig, watchTranscripts } from './team-config.js';
 import { checkLiveness, endedFromMemory, endedTeamsOf, endGoneTeams, openEndedByName, openRemembered, rememberTeam, reopenTeam } from './team-ending.js';
 import { TeamRuntime } from '../team/team-runtime.js';
 import { unopenedSummary } from './unopened-teams.js';
+import { TeamNotFoundError } from '../errors.js';
 
-export class TeamNotFoundError extends Error {
-  readonly code = 'not_found';
-  constructor(message: string) {
-    super(message);
-    this.name = 'TeamNotFoundError';
-  }
-}
+export { TeamNotFoundError };
 
 export interface DirectoryContext {
   teamsRoot: string;
