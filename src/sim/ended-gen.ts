@@ -12,7 +12,8 @@ import { readInbox } from '../engine/claude/inbox-read.js';
 import { ENDED_FOLDER_GONE } from '../engine/claude/lifecycle.js';
 import { teamPaths } from '../engine/claude/paths.js';
 import { buildMembers, listInboxOwners } from '../engine/claude/team-reader.js';
-import { applyRecord, emptyState, Journal, type JournalRecord, type ObservedRecord } from '../engine/journal/journal.js';
+import type { JournalRecord, ObservedRecord } from '../engine/journal/journal.js';
+import { TeamHistory } from '../engine/journal/team-history.js';
 import { entryOf } from '../engine/teams/ended-teams.js';
 import { EndedIndex } from '../engine/journal/ended-index.js';
 import { journalDirOf, listJournalTeams, writeTeamMeta, type TeamMeta } from '../engine/journal/team-meta.js';
@@ -109,17 +110,15 @@ async function writeOne(stateDir: string, root: string, folder: string, id: stri
   }
   records.sort((a, b) => a.at - b.at);
   const dir = journalDirOf(stateDir, id);
-  const { journal } = await Journal.open(dir);
-  const state = emptyState();
+  const { history } = await TeamHistory.open(dir);
   for (let i = 0; i < records.length; i += 5_000) {
     const batch: JournalRecord[] = records.slice(i, i + 5_000);
-    await journal.append(...batch);
-    for (const r of batch) applyRecord(state, r, dir);
+    await history.commit(...batch);
   }
-  await journal.close();
-  const rt = new TeamRuntime(id, journal, state);
+  await history.close();
+  const rt = new TeamRuntime(id, history);
   rt.era = 'current';
-  rt.members = buildMembers(config, owners, state.observed.values());
+  rt.members = buildMembers(config, owners, history.observed.values());
   rt.ended = { at: endedAt, reason: ENDED_FOLDER_GONE };
   const meta: TeamMeta = { v: 1, id, name: id, era: rt.era, members: rt.members.map((m) => ({ ...m })), endedAt, endedReason: ENDED_FOLDER_GONE };
   if (config?.createdAt !== undefined) meta.createdAt = config.createdAt + shift;

@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TeamService } from '../service/team-service.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
-import type { JournalRecord } from '../journal/journal.js';
+import type { Journal, JournalRecord } from '../journal/journal.js';
 import { writeTeam } from '../../../test/helpers/team-fixture.js';
 import { teamsPerTest } from '../../../test/helpers/teams-per-test.js';
 
@@ -35,11 +35,13 @@ async function slowJournal(fail?: Error) {
   t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
   await t.svc.start();
   const rt = (t.svc as unknown as { teams: Map<string, TeamRuntime> }).teams.get('alpha')!;
-  const append = rt.journal.append.bind(rt.journal);
+  // The journal behind the team's history: its appends are where the disk is slow (or fails).
+  const journal = (rt.history as unknown as { journal: Journal }).journal;
+  const append = journal.append.bind(journal);
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let held = true;
-  rt.journal.append = (...records: JournalRecord[]) => {
+  journal.append = (...records: JournalRecord[]) => {
     if (!held || records[0]?.t !== 'queued') return append(...records);
     return gate.then(() => {
       if (fail) throw fail;

@@ -57,10 +57,10 @@ export class Deliveries {
     o = new TargetOutbox(
       {
         admit: async (ids) => {
-          if (terminal) return [await this.admitTyped(rt, rt.state.sent.get(ids[0]!)!)];
-          if (socket) return [await this.admitSocket(rt, rt.state.sent.get(ids[0]!)!)];
+          if (terminal) return [await this.admitTyped(rt, rt.history.sent.get(ids[0]!)!)];
+          if (socket) return [await this.admitSocket(rt, rt.history.sent.get(ids[0]!)!)];
           const journaled = () => o!.journaled(ids);
-          const batch = ids.map((id) => rt.state.sent.get(id) ?? this.journaling.get(id));
+          const batch = ids.map((id) => rt.history.sent.get(id) ?? this.journaling.get(id));
           if (batch.some((s) => !s)) {
             await journaled();
             throw new Error('a message of this batch is not in the journal');
@@ -77,10 +77,9 @@ export class Deliveries {
           // Written, not waited for on the disk: a crash of this process keeps it (the kernel has
           // it); a crash of the machine before its fdatasync leaves the durable `queued` record,
           // and the retry finds the message by its id (or the lead died with the machine).
-          await this.journal(rt, ids.map((id, i): JournalRecord => ({ t: 'delivered', id, to: rt.state.sent.get(id)!.to, at, ...(duplicates[i] ? { duplicate: true } : {}) })), 'written');
+          await rt.history.commitWritten(...ids.map((id, i): JournalRecord => ({ t: 'delivered', id, to: rt.history.sent.get(id)!.to, at, ...(duplicates[i] ? { duplicate: true } : {}) })));
           for (const id of ids) {
-            const s = rt.state.sent.get(id)!;
-            s.deliveredAt = at;
+            const s = rt.history.sent.get(id)!;
             rt.waitReason.delete(id);
             this.announce(rt, s);
           }
@@ -90,11 +89,9 @@ export class Deliveries {
         },
         undeliverable: async (ids, reason) => {
           const at = this.ctx.now();
-          await this.journal(rt, ids.map((id): JournalRecord => ({ t: 'undeliverable', id, to: rt.state.sent.get(id)!.to, at, reason })));
+          await rt.history.commit(...ids.map((id): JournalRecord => ({ t: 'undeliverable', id, to: rt.history.sent.get(id)!.to, at, reason })));
           for (const id of ids) {
-            const s = rt.state.sent.get(id)!;
-            s.undeliverableAt = at;
-            s.reason = reason;
+            const s = rt.history.sent.get(id)!;
             rt.waitReason.delete(id);
             this.announce(rt, s);
           }
@@ -103,7 +100,7 @@ export class Deliveries {
         waiting: (ids, reason) => {
           for (const id of ids) rt.waitReason.set(id, reason);
           for (const id of ids) {
-            const s = rt.state.sent.get(id);
+            const s = rt.history.sent.get(id);
             if (s) this.ctx.emit({ type: 'delivery', team: rt.id, id, to: s.to, status: 'queued', reason });
           }
         },
@@ -121,10 +118,8 @@ export class Deliveries {
     return socket.admit(rt, s, () => this.journalAttempt(rt, s));
   }
 
-  private async journalAttempt(rt: TeamRuntime, s: SentState): Promise<void> {
-    const at = this.ctx.now();
-    await this.journal(rt, [{ t: 'attempt', id: s.id, to: s.to, at }]);
-    s.attemptedAt = at;
+  private journalAttempt(rt: TeamRuntime, s: SentState): Promise<void> {
+    return rt.history.commit({ t: 'attempt', id: s.id, to: s.to, at: this.ctx.now() });
   }
 
   private admitTyped(rt: TeamRuntime, s: SentState): Promise<{ duplicate: boolean }> {
@@ -153,11 +148,9 @@ export class Deliveries {
     try {
       // Journal first: once the record is durable the message cannot be lost. (If the journal
       // cannot be written, the send fails with nothing stored and nothing delivered.)
-      journaled = rt.journal.append({ t: 'queued', id, to: s.to, from: sendAs, text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at, ...(s.channel ? { channel: s.channel } : {}) }).then(() => {
-        rt.state.sent.set(id, s);
-        rt.state.records++;
+      journaled = rt.history.commit({ t: 'queued', id, to: s.to, from: sendAs, text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at, ...(s.channel ? { channel: s.channel } : {}) }).then(() => {
         rt.announced.set(id, 'queued');
-        this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s) });
+        this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, rt.history.sent.get(id)!) });
         // It waited in a queue that stopped while it was being journaled.
         const reason = rt.waitReason.get(id);
         if (reason) this.ctx.emit({ type: 'delivery', team: rt.id, id, to: s.to, status: 'queued', reason });
@@ -192,7 +185,7 @@ export class Deliveries {
   /** At start: everything journaled and not delivered goes back on its target's queue, in journal order. */
   recover(rt: TeamRuntime): void {
     const clock = answerClock(rt);
-    for (const s of rt.state.sent.values()) {
+    for (const s of rt.history.sent.values()) {
       if (s.deliveredAt === undefined && s.undeliverableAt === undefined) this.outboxFor(rt, s.to, s.channel).enqueue(s.id);
       rt.announced.set(s.id, statusOf(rt, s, clock(s.to)));
     }
@@ -211,20 +204,18 @@ export class Deliveries {
   /** Journals that these delivered messages are in their recipients' transcripts. */
   async markSeen(rt: TeamRuntime, ids: string[]): Promise<void> {
     const at = this.ctx.now();
-    const fresh = ids.map((id) => rt.state.sent.get(id)!).filter((s) => s && s.deliveredAt !== undefined && s.seenAt === undefined);
+    const fresh = ids.map((id) => rt.history.sent.get(id)!).filter((s) => s && s.deliveredAt !== undefined && s.seenAt === undefined);
     if (fresh.length === 0) return;
     // In its transcript means taken from its inbox too: the transcript can be read before the
     // prune is (Claude writes the row as it sends the request). Taken is journaled and shown first.
     const untaken = fresh.filter((s) => s.consumedAt === undefined);
-    await this.journal(rt, [
+    await rt.history.commit(
       ...untaken.map((s): JournalRecord => ({ t: 'consumed', id: s.id, to: s.to, at, how: 'pruned' })),
       ...fresh.map((s): JournalRecord => ({ t: 'seen', id: s.id, to: s.to, at })),
-    ]);
-    for (const s of untaken) {
-      s.consumedAt = at;
-      this.announce(rt, s);
-    }
-    for (const s of fresh) s.seenAt = at;
+    );
+    // Taken is shown before seen: both are folded in at once, so each is announced as it stood
+    // before its seen record.
+    for (const s of untaken) this.announce(rt, { ...s, seenAt: undefined });
     this.announceAll(rt);
   }
 
@@ -239,14 +230,9 @@ export class Deliveries {
   /** Announces every sent message whose state changed (after a receipt or an answer). */
   announceAll(rt: TeamRuntime): void {
     const clock = answerClock(rt);
-    for (const s of rt.state.sent.values()) {
+    for (const s of rt.history.sent.values()) {
       const last = rt.announced.get(s.id);
       if (last !== 'replied' && last !== 'undeliverable') this.announce(rt, s, clock(s.to));
     }
-  }
-
-  private async journal(rt: TeamRuntime, records: JournalRecord[], until: 'durable' | 'written' = 'durable'): Promise<void> {
-    await (until === 'written' ? rt.journal.appendWritten(...records) : rt.journal.append(...records));
-    rt.state.records += records.length;
   }
 }

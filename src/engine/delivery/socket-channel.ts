@@ -150,7 +150,7 @@ export class SocketChannel {
     const rt = this.teamOf(line.from ?? line.envelope?.from);
     if (!rt?.lead) return;
     const lead = rt.lead.name;
-    const replyTo = [...rt.state.sent.values()].filter((s) => s.channel === 'socket' && s.to === lead && s.deliveredAt !== undefined && !rt.repliedIds.has(s.id)).map((s) => s.id);
+    const replyTo = [...rt.history.sent.values()].filter((s) => s.channel === 'socket' && s.to === lead && s.deliveredAt !== undefined && !rt.repliedIds.has(s.id)).map((s) => s.id);
     this.ctx.onReply(rt, line, replyTo);
   }
 
@@ -163,7 +163,7 @@ export class SocketChannel {
     const id = line.origMsgId;
     if (!id) return;
     for (const rt of this.ctx.teams()) {
-      const s = rt.state.sent.get(id);
+      const s = rt.history.sent.get(id);
       if (!s || s.channel !== 'socket') continue;
       rt.peerNotes.set(id, { status: line.status, reason: line.reason ?? STATUS_WORDS[line.status], at: this.ctx.now() });
       this.ctx.onStatus(rt, id);
@@ -176,7 +176,7 @@ export class SocketChannel {
     const out: NeedItem[] = [];
     for (const rt of this.ctx.teams()) {
       for (const [id, n] of rt.peerNotes) {
-        const to = rt.state.sent.get(id)?.to;
+        const to = rt.history.sent.get(id)?.to;
         if (n.status !== 'held' || !to || rt.ended) continue;
         out.push({
           id: `held:${rt.id}:${id}`,

@@ -5,7 +5,8 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../../test/helpers/tmp.js';
-import { applyRecord, emptyState, Journal, type JournalRecord } from '../journal/journal.js';
+import type { JournalRecord } from '../journal/journal.js';
+import { TeamHistory } from '../journal/team-history.js';
 import { TeamRuntime } from '../team/team-runtime.js';
 import { noteObserved } from '../ingest/ingest.js';
 import { threadOf } from './views.js';
@@ -13,28 +14,26 @@ import { threadOf } from './views.js';
 const LEAD = 'team-lead';
 const T0 = Date.parse('2026-12-03T10:00:00.000Z');
 let base: string;
-let journal: Journal | undefined;
+let history: TeamHistory | undefined;
 
 beforeEach(async () => {
   base = await makeTempDir();
 });
 afterEach(async () => {
-  await journal?.close();
-  journal = undefined;
+  await history?.close();
+  history = undefined;
   await rm(base, { recursive: true, force: true });
 });
 
 /** A current-era team whose journal holds these records, folded and noted as the engine does. */
 async function teamWith(records: JournalRecord[]): Promise<TeamRuntime> {
   const dir = join(base, 'journal', 'session-1');
-  ({ journal } = await Journal.open(dir));
-  await journal.append(...records);
-  const state = emptyState();
-  for (const r of records) applyRecord(state, r, dir);
-  const rt = new TeamRuntime('session-1', journal, state);
+  ({ history } = await TeamHistory.open(dir));
+  await history.commit(...records);
+  const rt = new TeamRuntime('session-1', history);
   rt.era = 'current';
   rt.members = [{ name: LEAD, inboxName: LEAD, isLead: true, inConfig: true }];
-  for (const o of state.observed.values()) noteObserved(rt, o);
+  for (const o of history.observed.values()) noteObserved(rt, o);
   return rt;
 }
 

@@ -48,7 +48,7 @@ export function answersOf(rt: TeamRuntime, member: string): Answer[] {
   const out: Answer[] = [];
   const candidates = rt.answerCandidates.get(member);
   if (!candidates) return out;
-  const sent = [...rt.state.sent.values()].filter((s) => s.to === member && s.deliveredAt !== undefined);
+  const sent = [...rt.history.sent.values()].filter((s) => s.to === member && s.deliveredAt !== undefined);
   const texts = new Set<string>();
   const idle: Answer[] = [];
   for (const o of candidates) {
@@ -179,10 +179,10 @@ export function threadOf(rt: TeamRuntime, member: string): ThreadMessage[] {
   const mine = (m: { from: string; to: string }) => isFromUser(m) && inThread(m, member, { context: false });
   if (rt.era === 'legacy') {
     // Messages from the user written by someone else (another tool, an older Teamdeck).
-    for (const o of rt.state.observed.values()) if (mine(o)) out.push(observedToThread(rt, o));
+    for (const o of rt.history.observed.values()) if (mine(o)) out.push(observedToThread(rt, o));
   }
   const last = answers.at(-1)?.time ?? (rt.era === 'legacy' ? rt.lastReply.get(member) : undefined);
-  for (const s of rt.state.sent.values()) if (mine({ from: USER, to: s.to })) out.push(sentToThread(rt, s, last));
+  for (const s of rt.history.sent.values()) if (mine({ from: USER, to: s.to })) out.push(sentToThread(rt, s, last));
   return sortByTime(out);
 }
 
@@ -191,9 +191,9 @@ export function threadOf(rt: TeamRuntime, member: string): ThreadMessage[] {
  * read back (readTexts over the team's observed messages).
  */
 export function feedOf(rt: TeamRuntime, texts: ReadonlyMap<ObservedState, string>): ThreadMessage[] {
-  const out: ThreadMessage[] = [...rt.state.observed.values()].map((o) => observedToThread(rt, o, o.text ?? texts.get(o)));
+  const out: ThreadMessage[] = [...rt.history.observed.values()].map((o) => observedToThread(rt, o, o.text ?? texts.get(o)));
   const clock = answerClock(rt);
-  for (const s of rt.state.sent.values()) out.push(sentToThread(rt, s, clock(s.to)));
+  for (const s of rt.history.sent.values()) out.push(sentToThread(rt, s, clock(s.to)));
   return sortByTime(out);
 }
 

@@ -74,17 +74,17 @@ async function ingestOnce(dir: TeamDirectory, rt: TeamRuntime, owner: string, an
   // When the file only grew by appends since the last read, the messages before are the same
   // bytes as then, already folded in: only the new ones are looked at.
   const from = 'appended' in r ? r.messages.length - r.appended : 0;
-  const { records, fresh } = foldInbox(rt, owner, r.messages, from, seqAtStart, ctx.now());
-  if (records.length) {
+  const fold = foldInbox(rt, owner, r.messages, from, seqAtStart, ctx.now());
+  if (fold.records.length) {
     try {
-      await rt.journal.append(...records);
+      await rt.history.stage(...fold.records);
     } catch (e) {
       // What this fold put in memory is not in the journal: no start may skip a read of it.
       rt.marksSpoiled = true;
       throw e;
     }
-    rt.state.records += records.length;
   }
+  const fresh = fold.fresh.map((o) => rt.history.observed.get(o.id)!);
   const mark = markOf(r.looks, r.size, r.messages.length, r.invalidEntries, readAt);
   if (mark) rt.folded.set(owner, mark);
   let rosterChanged = false;
@@ -105,8 +105,8 @@ async function ingestOnce(dir: TeamDirectory, rt: TeamRuntime, owner: string, an
   if (rosterChanged || fresh.some((o) => !rt.members.some((mm) => mm.name === o.from))) dir.refreshMembers(rt);
   // The target's inbox changed: a queue waiting on it may get through now.
   rt.outboxes.get(inboxFileStem(owner))?.kick();
-  if (records.some((x) => x.t === 'consumed')) ctx.scheduleSeenPoll();
-  if (rt.journal.segmentRecords > COMPACT_AFTER) await dir.compactJournal(rt, true);
+  if (fold.records.some((x) => x.t === 'consumed')) ctx.scheduleSeenPoll();
+  if (rt.history.segmentRecords > COMPACT_AFTER) await dir.compactJournal(rt, true);
 }
 
 /** A huge inbox, or one with entries that are not messages, is a problem of the team's; else its problem is gone. */
@@ -146,6 +146,6 @@ export async function takeMarkedInbox(dir: TeamDirectory, rt: TeamRuntime, owner
  * socket delivery, which never touches the inbox).
  */
 function awaitsReceipt(rt: TeamRuntime, owner: string): boolean {
-  for (const s of rt.state.sent.values()) if (s.deliveredAt !== undefined && s.consumedAt === undefined && inboxFileStem(s.to) === owner) return true;
+  for (const s of rt.history.sent.values()) if (s.deliveredAt !== undefined && s.consumedAt === undefined && inboxFileStem(s.to) === owner) return true;
   return false;
 }

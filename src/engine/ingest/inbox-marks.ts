@@ -90,6 +90,6 @@ export async function readInboxMarks(journalDir: string, at: JournalPosition): P
 /** At stop, once everything is read: the marks of a running team's inboxes, for its next opening. */
 export async function saveInboxMarks(rt: TeamRuntime, journalDir: string): Promise<void> {
   if (rt.ended || rt.marksSpoiled || rt.folded.size === 0) return;
-  await rt.journal.drain();
-  await writeInboxMarks(journalDir, await rt.journal.position(), rt.folded);
+  await rt.history.drain();
+  await writeInboxMarks(journalDir, await rt.history.position(), rt.folded);
 }

@@ -13,7 +13,7 @@ import { isAnswerCandidate } from '../history/views.js';
 
 export interface InboxFold {
   records: JournalRecord[];
-  fresh: ObservedState[];
+  fresh: ObservedWithText[];
 }
 
 /**
@@ -23,35 +23,38 @@ export interface InboxFold {
  */
 export function foldInbox(rt: TeamRuntime, owner: string, messages: TeamMessage[], from: number, readStartSeq: number, at: number): InboxFold {
   const records: JournalRecord[] = [];
-  const fresh: ObservedState[] = [];
+  const fresh: ObservedWithText[] = [];
   const ownerStem = inboxFileStem(owner);
+  // What this read finds is folded in by the caller (TeamHistory.stage): until then these say
+  // what it already found (an inbox can hold an id twice).
+  const consumed = new Set<string>();
+  const observed = new Set<string>();
   for (let i = from; i < messages.length; i++) {
     const m = messages[i]!;
-    const sent = rt.state.sent.get(m.id);
+    const sent = rt.history.sent.get(m.id);
     if (sent) {
-      if (m.read && sent.deliveredAt !== undefined && sent.consumedAt === undefined) {
-        sent.consumedAt = at;
+      if (m.read && sent.deliveredAt !== undefined && sent.consumedAt === undefined && !consumed.has(sent.id)) {
+        consumed.add(sent.id);
         records.push({ t: 'consumed', id: sent.id, to: sent.to, at, how: 'flagged' });
       }
       continue;
     }
-    if (rt.state.observed.has(m.id)) continue;
+    if (rt.history.observed.has(m.id) || observed.has(m.id)) continue;
     const o: ObservedWithText = { id: m.id, from: m.from, to: owner, text: m.text, timestamp: m.timestamp, at };
     if (m.summary !== undefined) o.summary = m.summary;
     if (m.color !== undefined) o.color = m.color;
-    rt.state.observed.set(o.id, o);
+    observed.add(o.id);
     records.push({ t: 'observed', ...o });
     fresh.push(o);
   }
   // A delivered message that is no longer in its inbox was consumed (pruned) by its owner.
   let present: Set<string> | undefined;
-  for (const s of rt.state.sent.values()) {
-    if (s.deliveredAt === undefined || s.consumedAt !== undefined || inboxFileStem(s.to) !== ownerStem) continue;
+  for (const s of rt.history.sent.values()) {
+    if (s.deliveredAt === undefined || s.consumedAt !== undefined || consumed.has(s.id) || inboxFileStem(s.to) !== ownerStem) continue;
     const seq = rt.writtenSeq.get(s.id) ?? 0;
     if (seq > readStartSeq) continue;
     present ??= new Set(messages.map((m) => m.id));
     if (present.has(s.id)) continue;
-    s.consumedAt = at;
     records.push({ t: 'consumed', id: s.id, to: s.to, at, how: 'pruned' });
   }
   return { records, fresh };

@@ -16,13 +16,11 @@ export async function answerToSocket(dir: TeamDirectory, rt: TeamRuntime, line: 
   if (!lead || rt.ended) return;
   const timestamp = new Date(ctx.now()).toISOString();
   const id = line.msgId ? `peer-${line.msgId}` : deriveMessageId(lead, timestamp, line.text);
-  if (rt.state.observed.has(id)) return;
+  if (rt.history.observed.has(id)) return;
   const o: ObservedWithText = { id, from: lead, to: senderFor(rt.era, ctx.senderName()), text: line.text, timestamp, at: ctx.now(), source: 'socket' };
   if (replyTo.length) o.replyTo = replyTo;
-  await rt.journal.append({ t: 'observed', ...o });
-  rt.state.records++;
-  rt.state.observed.set(id, o);
-  noteObserved(rt, o);
+  await rt.history.commit({ t: 'observed', ...o });
+  noteObserved(rt, rt.history.observed.get(id)!);
   ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
   ctx.delivery.announceAll(rt);
 }

@@ -45,11 +45,11 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
   // A few teams at a time: each team's files and records are its own.
   await forEachConcurrently(dir.teams.values(), async (rt) => {
     if (!rt.transcripts) return;
-    const unseen = [...rt.state.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
+    const unseen = [...rt.history.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
     if (rt.ended && unseen.length === 0 && drained.has(rt)) return;
     // The names Teamdeck wrote as on this team, and the user's: what is aimed at them is ours.
     const sendAs = senderFor(rt.era, ctx.senderName());
-    const ours = new Set([USER_INBOX, sendAs, ...[...rt.state.sent.values()].map((s) => s.from)]);
+    const ours = new Set([USER_INBOX, sendAs, ...[...rt.history.sent.values()].map((s) => s.from)]);
     const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
     if (found.rows.length) ctx.onTranscriptRows?.(rt, found.rows);
     else if (rt.ended && ctx.now() - rt.ended.at >= DRAIN_AFTER_END_MS) drained.add(rt);
@@ -59,7 +59,7 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     for (const [agent, time] of found.activity) if (noteEvent(rt, agent, time)) rosterChanged = true;
     const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && carries(rt, s, p)));
     // Typed or sent on a socket, not yet journaled delivered, and already in context.
-    for (const s of rt.state.sent.values()) {
+    for (const s of rt.history.sent.values()) {
       if (s.attemptedAt !== undefined && s.deliveredAt === undefined && s.undeliverableAt === undefined && found.prompts.some((p) => p.agent === s.to && carries(rt, s, p))) rt.seenEarly.add(s.id);
     }
     if (seen.length) await ctx.delivery.markSeen(rt, seen.map((s) => s.id));
@@ -67,27 +67,30 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     for (const a of found.turnAnswers) {
       // The turn answered exactly the messages whose blocks were in its prompts.
       // A socket message's answer is the member's SendMessage back to Teamdeck's socket, not the turn's last text.
-      const replyTo = [...rt.state.sent.values()].filter((s) => s.to === a.agent && s.channel !== 'socket' && a.promptRows.some((p) => carries(rt, s, p))).map((s) => s.id);
+      const replyTo = [...rt.history.sent.values()].filter((s) => s.to === a.agent && s.channel !== 'socket' && a.promptRows.some((p) => carries(rt, s, p))).map((s) => s.id);
       if (replyTo.length) answers.push({ ...a, to: sendAs, replyTo });
     }
     const records: JournalRecord[] = [];
     for (const a of answers) {
-      if (rt.state.observed.has(a.id)) continue;
+      if (rt.history.observed.has(a.id) || records.some((r) => r.id === a.id)) continue;
       const o: ObservedWithText = { id: a.id, from: a.agent, to: a.to, text: a.text, timestamp: a.timestamp, at: ctx.now(), source: 'transcript' };
       if (a.replyTo) o.replyTo = a.replyTo;
-      rt.state.observed.set(o.id, o);
       records.push({ t: 'observed', ...o });
-      noteObserved(rt, o);
-      ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
     }
     if (records.length) {
-      await rt.journal.append(...records);
-      rt.state.records += records.length;
+      // Folded in at once (a poll that runs meanwhile takes these as known), then made durable.
+      const durable = rt.history.stage(...records);
+      for (const r of records) {
+        const o = rt.history.observed.get(r.id)!;
+        noteObserved(rt, o);
+        ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
+      }
+      await durable;
       ctx.delivery.announceAll(rt);
     }
     if (rosterChanged) ctx.emit({ type: 'roster', team: rt.id, roster: dir.rosterOf(rt) });
     // Looked at again soon while a message waits to be seen or answered.
-    const unanswered = [...rt.state.sent.values()].some((s) => s.seenAt !== undefined && !rt.repliedIds.has(s.id));
+    const unanswered = [...rt.history.sent.values()].some((s) => s.seenAt !== undefined && !rt.repliedIds.has(s.id));
     if ((unseen.length > seen.length || unanswered) && !rt.ended) waiting = true;
   });
   if (waiting) ctx.scheduleSeenPoll();

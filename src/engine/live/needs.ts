@@ -65,7 +65,7 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
 
   // Messages Teamdeck sent that are stuck on their way.
   const kind = new Map(activity.map((x) => [x.member, x]));
-  for (const s of rt.state.sent.values()) {
+  for (const s of rt.history.sent.values()) {
     if (s.undeliverableAt !== undefined || rt.goneReason(s.to) !== undefined) continue;
     if (s.deliveredAt === undefined) {
       if (now - s.queuedAt <= STUCK_MS) continue;
@@ -111,14 +111,14 @@ const earliest = new WeakMap<TeamRuntime, { size: number; byInbox: Map<string, n
  */
 function earliestTo(rt: TeamRuntime): Map<string, number> {
   const have = earliest.get(rt);
-  if (have && have.size === rt.state.observed.size) return have.byInbox;
+  if (have && have.size === rt.history.observed.size) return have.byInbox;
   const byInbox = new Map<string, number>();
-  for (const o of rt.state.observed.values()) {
+  for (const o of rt.history.observed.values()) {
     const stem = inboxFileStem(o.to);
     const t = Date.parse(o.timestamp) || o.at;
     if (t < (byInbox.get(stem) ?? Infinity)) byInbox.set(stem, t);
   }
-  earliest.set(rt, { size: rt.state.observed.size, byInbox });
+  earliest.set(rt, { size: rt.history.observed.size, byInbox });
   return byInbox;
 }
 

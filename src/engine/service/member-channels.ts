@@ -45,7 +45,7 @@ export class MemberChannels {
       teams: ctx.teams,
       onReply: ctx.onReply,
       onStatus: (rt, id) => {
-        const s = rt.state.sent.get(id);
+        const s = rt.history.sent.get(id);
         if (s) ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s) });
       },
       onIdle: () => ctx.onIdle(),

@@ -164,7 +164,7 @@ export class TeamService implements TeamServiceApi {
     for (const t of this.teams.values()) {
       // What saves the next start from reading inboxes the journal already holds (never needed for correctness).
       await saveInboxMarks(t, journalDirOf(this.stateDir, t.id)).catch(() => {});
-      await t.journal.close().catch(() => {});
+      await t.history.close().catch(() => {});
     }
     await this.release?.();
     this.release = undefined;
@@ -327,14 +327,14 @@ export class TeamService implements TeamServiceApi {
 
   async feed(team: string): Promise<ThreadMessage[]> {
     const rt = await this.resolve(team);
-    return feedOf(rt, await readTextsOf(rt.journal.dir, () => rt.state.observed.values()));
+    return feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()));
   }
 
   /** A member's thread, or the whole team's feed, as a file (the words and format: history/export.ts). */
   async export(req: ExportRequest): Promise<ExportFile> {
     const rt = await this.resolve(req.team);
     const m = req.member === undefined ? undefined : this.memberOf(rt, req.member);
-    const messages = m ? threadOf(rt, m.name) : feedOf(rt, await readTextsOf(rt.journal.dir, () => rt.state.observed.values()));
+    const messages = m ? threadOf(rt, m.name) : feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()));
     return buildExport({ team: this.dir.summaryOf(rt), member: m, messages, exportedAt: this.now(), timeZone: req.timeZone }, req.format);
   }
 

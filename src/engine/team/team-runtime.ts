@@ -2,7 +2,8 @@
 // what the journal folded (history and sends), and the derived facts (era, presence, receipts).
 import type { DeliveryStatus, MemberInfo, TeamEra, TeamProblem, TeamSummary } from '../../shared/types.js';
 import type { TeamConfig } from '../claude/config.js';
-import type { Journal, FoldedState, ObservedState } from '../journal/journal.js';
+import type { ObservedState } from '../journal/journal.js';
+import type { TeamHistory } from '../journal/team-history.js';
 import type { TargetOutbox } from '../delivery/outbox.js';
 import type { InboxMark } from '../ingest/inbox-marks.js';
 import type { TeamMeta } from '../journal/team-meta.js';
@@ -80,8 +81,8 @@ export class TeamRuntime {
 
   constructor(
     readonly id: string,
-    readonly journal: Journal,
-    readonly state: FoldedState,
+    /** The journal and what it folds into: sent messages and everything observed. */
+    readonly history: TeamHistory,
   ) {}
 
   get lead(): MemberInfo | undefined {

@@ -33,11 +33,11 @@ export interface EndedTeamsContext {
 export function entryOf(rt: TeamRuntime): EndedEntry {
   let last = 0;
   let pending = 0;
-  for (const s of rt.state.sent.values()) {
+  for (const s of rt.history.sent.values()) {
     last = Math.max(last, s.queuedAt);
     if (s.deliveredAt === undefined && s.undeliverableAt === undefined) pending++;
   }
-  for (const o of rt.state.observed.values()) last = Math.max(last, Date.parse(o.timestamp) || o.at);
+  for (const o of rt.history.observed.values()) last = Math.max(last, Date.parse(o.timestamp) || o.at);
   const e: EndedEntry = {
     id: rt.id,
     name: rt.config?.name ?? rt.meta?.name ?? rt.id,
@@ -45,7 +45,7 @@ export function entryOf(rt: TeamRuntime): EndedEntry {
     memberCount: rt.members.length,
     endedAt: rt.ended!.at,
     endedReason: rt.ended!.reason,
-    messages: rt.state.sent.size + rt.state.observed.size,
+    messages: rt.history.sent.size + rt.history.observed.size,
   };
   const createdAt = rt.config?.createdAt ?? rt.meta?.createdAt;
   if (createdAt !== undefined) e.createdAt = createdAt;
@@ -179,7 +179,7 @@ export class EndedTeams {
         this.recent = this.recent.filter((x) => x !== id);
         for (const o of rt.outboxes.values()) await o.stop();
         this.ctx.onEvict?.(rt);
-        await rt.journal.close().catch(() => {});
+        await rt.history.close().catch(() => {});
       }
     } finally {
       this.evicting = false;

@@ -12,7 +12,8 @@ import { inboxFileStem, isSafeSegment, teamDirName, teamPaths } from '../claude/
 import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from '../claude/team-reader.js';
 import { forEachConcurrently } from '../files/concurrently.js';
 import type { Deliveries } from '../delivery/deliveries.js';
-import { COMPACT_AFTER, Journal } from '../journal/journal.js';
+import { COMPACT_AFTER } from '../journal/journal.js';
+import { TeamHistory } from '../journal/team-history.js';
 import type { EndedTeams } from './ended-teams.js';
 import { noteObserved } from '../ingest/ingest.js';
 import { ingestInbox, takeMarkedInbox } from '../ingest/inbox-ingest.js';
@@ -166,20 +167,21 @@ export class TeamDirectory {
     if (!folder && !meta && !(await lstat(journalDir).then(() => true, () => false))) return undefined;
     let opened;
     try {
-      opened = await Journal.open(journalDir, { onWritten: this.ctx.onJournalWritten });
+      opened = await TeamHistory.open(journalDir, { onWritten: this.ctx.onJournalWritten });
     } catch (e) {
       // A journal we cannot fold (or even open) is never guessed at: the team is shown as
       // broken, and nothing is sent to it until a human looks. The other teams carry on.
       this.problem({ kind: 'journal', file: `journal/${id}`, message: (e as Error).message });
       return undefined;
     }
-    if (!folder && !meta && opened.state.records === 0) {
-      await opened.journal.close();
+    const { history } = opened;
+    if (!folder && !meta && history.records === 0) {
+      await history.close();
       return undefined;
     }
     // Where the journal ends before anything is added: the inbox marks are only good for that journal.
-    const marks = folder ? await readInboxMarks(journalDir, await opened.journal.position()) : undefined;
-    const rt = new TeamRuntime(id, opened.journal, opened.state);
+    const marks = folder ? await readInboxMarks(journalDir, await history.position()) : undefined;
+    const rt = new TeamRuntime(id, history);
     rt.meta = meta;
     if (meta) rt.era = meta.era;
     if (opened.tornBytes > 0) {
@@ -192,7 +194,7 @@ export class TeamDirectory {
       rt.era = classifyEra({ teamId: id, config: rt.config, hasUserInbox: rt.owners.includes(USER_INBOX) });
     }
     // Presence, reply and answer facts from history (after the era is known).
-    for (const o of rt.state.observed.values()) noteObserved(rt, o);
+    for (const o of rt.history.observed.values()) noteObserved(rt, o);
     if (folder) {
       // All at once: their reads overlap, and their journal appends share fsyncs (each folds by
       // itself, as the watchers' re-reads of two inboxes do). One by one, a first read of 5,000
@@ -217,7 +219,7 @@ export class TeamDirectory {
     if (!folder && rt.transcripts) this.ctx.schedule('seen');
     this.ctx.delivery.recover(rt);
     await rememberTeam(this, rt);
-    if (rt.state.records > COMPACT_AFTER && rt.journal.segmentRecords > COMPACT_AFTER / 2) await this.compactJournal(rt, false);
+    if (rt.history.records > COMPACT_AFTER && rt.history.segmentRecords > COMPACT_AFTER / 2) await this.compactJournal(rt, false);
     return rt;
   }
 
@@ -227,14 +229,14 @@ export class TeamDirectory {
    */
   async compactJournal(rt: TeamRuntime, announce: boolean): Promise<void> {
     try {
-      await rt.journal.compact(rt.state);
+      await rt.history.compact();
     } catch (e) {
       this.teamProblem(rt, 'journal-compaction', { kind: 'journal', file: `journal/${rt.id}`, message: (e as Error).message }, announce);
     }
   }
 
   rebuildMembers(rt: TeamRuntime): void {
-    rt.members = mergeMembers(buildMembers(rt.config, rt.owners, rt.state.observed.values()), rt.meta?.members ?? []);
+    rt.members = mergeMembers(buildMembers(rt.config, rt.owners, rt.history.observed.values()), rt.meta?.members ?? []);
   }
 
   /** Reads the team's config.json (team-config.ts); `announce`: what follows from it is told too. */

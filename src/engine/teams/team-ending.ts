@@ -61,7 +61,7 @@ export async function openEndedByName(dir: TeamDirectory, name: string): Promise
 
 /** An ended team opened from its journal alone: its members and its end as remembered. */
 export function endedFromMemory(dir: TeamDirectory, rt: TeamRuntime, meta: TeamMeta | undefined): void {
-  rt.members = mergeMembers(buildMembers(undefined, [], rt.state.observed.values()), meta?.members ?? []);
+  rt.members = mergeMembers(buildMembers(undefined, [], rt.history.observed.values()), meta?.members ?? []);
   rt.ended = { at: meta?.endedAt ?? dir.ctx.now(), reason: meta?.endedReason ?? ENDED_FOLDER_GONE };
 }
 
@@ -120,7 +120,7 @@ export async function rememberTeam(dir: TeamDirectory, rt: TeamRuntime): Promise
   if (JSON.stringify(meta) === JSON.stringify(rt.meta)) return;
   // A team with nothing in its history and nothing to remember is not worth a file (Claude's
   // transient startup teams live for milliseconds).
-  if (!rt.meta && rt.state.records === 0 && rt.ended) return;
+  if (!rt.meta && rt.history.records === 0 && rt.ended) return;
   rt.meta = meta;
-  await writeTeamMeta(rt.journal.dir, meta).catch((e: Error) => dir.problem({ kind: 'journal', file: `journal/${rt.id}/team.json`, message: `cannot remember the team: ${e.message}` }));
+  await writeTeamMeta(rt.history.dir, meta).catch((e: Error) => dir.problem({ kind: 'journal', file: `journal/${rt.id}/team.json`, message: `cannot remember the team: ${e.message}` }));
 }
