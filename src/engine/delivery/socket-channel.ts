@@ -150,7 +150,7 @@ export class SocketChannel {
     const rt = this.teamOf(line.from ?? line.envelope?.from);
     if (!rt?.lead) return;
     const lead = rt.lead.name;
-    const replyTo = [...rt.history.sent.values()].filter((s) => s.channel === 'socket' && s.to === lead && s.deliveredAt !== undefined && !rt.repliedIds.has(s.id)).map((s) => s.id);
+    const replyTo = [...rt.history.sent.values()].filter((s) => s.channel === 'socket' && s.to === lead && s.deliveredAt !== undefined && !rt.facts.isReplied(s.id)).map((s) => s.id);
     this.ctx.onReply(rt, line, replyTo);
   }
 

@@ -8,7 +8,6 @@ import { makeTempDir } from '../../../test/helpers/tmp.js';
 import type { JournalRecord } from '../journal/journal.js';
 import { TeamHistory } from '../journal/team-history.js';
 import { TeamRuntime } from '../team/team-runtime.js';
-import { noteObserved } from '../ingest/ingest.js';
 import { threadOf } from './views.js';
 
 const LEAD = 'team-lead';
@@ -33,7 +32,7 @@ async function teamWith(records: JournalRecord[]): Promise<TeamRuntime> {
   const rt = new TeamRuntime('session-1', history);
   rt.era = 'current';
   rt.members = [{ name: LEAD, inboxName: LEAD, isLead: true, inConfig: true }];
-  for (const o of history.observed.values()) noteObserved(rt, o);
+  for (const o of history.observed.values()) rt.facts.noteObserved(o, rt.era);
   return rt;
 }
 
@@ -69,7 +68,7 @@ describe("a sent message's status", () => {
 
   it('is seen, not replied, when its transcript row was read and no answer names it', async () => {
     const rt = await teamWith([...sent, { t: 'seen', id: 'm1', to: LEAD, at: T0 + 300 }]);
-    rt.transcribed.add(LEAD);
+    rt.facts.noteTranscribed(LEAD);
     expect(threadOf(rt, LEAD).map((m) => m.status)).toEqual(['seen']);
   });
 });

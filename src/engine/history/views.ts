@@ -6,6 +6,7 @@ import { LEGACY_SENDER } from '../claude/era.js';
 import { parseFrame } from '../claude/frames.js';
 import { inboxFileStem } from '../claude/paths.js';
 import { keptText, type ObservedState, type SentState } from '../journal/journal.js';
+import { idleResult, isAnswerCandidate } from '../team/facts.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
 
 /** An idle notification's `result` counts as an answer to a message taken up to this long after it was observed. */
@@ -19,16 +20,6 @@ export interface Answer {
   time: number;
   source: AnswerSource;
   observed: ObservedState;
-}
-
-/** The `result` of an idle notification (current era): the final text of the member's turn. */
-export function idleResult(o: ObservedState): string | undefined {
-  // (A text left in the journal is never a frame: see textMayStayOnDisk.)
-  const text = o.text;
-  if (text === undefined || !text.includes('idle_notification') || !text.includes('"result"')) return undefined;
-  const f = parseFrame(text);
-  const r = f?.type === 'idle_notification' ? f.fields.result : undefined;
-  return typeof r === 'string' && r.trim() !== '' ? r : undefined;
 }
 
 function observedTime(o: ObservedState): number {
@@ -46,7 +37,7 @@ function observedTime(o: ObservedState): number {
  */
 export function answersOf(rt: TeamRuntime, member: string): Answer[] {
   const out: Answer[] = [];
-  const candidates = rt.answerCandidates.get(member);
+  const candidates = rt.facts.answerCandidatesOf(member);
   if (!candidates) return out;
   const sent = [...rt.history.sent.values()].filter((s) => s.to === member && s.deliveredAt !== undefined);
   const texts = new Set<string>();
@@ -57,7 +48,7 @@ export function answersOf(rt: TeamRuntime, member: string): Answer[] {
       texts.add(keptText(o).trim());
     } else if (rt.era === 'legacy') {
       if (inboxFileStem(o.to) === LEGACY_SENDER) out.push({ id: o.id, member, text: keptText(o), time: observedTime(o), source: 'user-inbox', observed: o });
-    } else if (!rt.transcribed.has(member)) {
+    } else if (!rt.facts.isTranscribed(member)) {
       // Only for a member whose transcript Teamdeck cannot read: an idle notification ends a
       // turn but does not say which messages the turn had (Claude takes waiting mail, then
       // writes the idle notification of the turn that just ended), so this is a best guess.
@@ -72,18 +63,9 @@ export function answersOf(rt: TeamRuntime, member: string): Answer[] {
   return out.sort((a, b) => a.time - b.time);
 }
 
-/**
- * Whether an observed message may be a member's answer to Teamdeck (indexed per member as it is
- * seen). Its text must be in memory: textMayStayOnDisk (delivery/journal-records.ts) keeps every
- * such text, and the two rules must change together.
- */
-export function isAnswerCandidate(o: ObservedState): boolean {
-  return o.source === 'transcript' || o.source === 'socket' || inboxFileStem(o.to) === LEGACY_SENDER || idleResult(o) !== undefined;
-}
-
 /** Time of the member's latest answer, for `replied`. */
 export function latestAnswerAt(rt: TeamRuntime, member: string): number | undefined {
-  if (rt.era === 'legacy') return rt.lastReply.get(member);
+  if (rt.era === 'legacy') return rt.facts.lastReplyOf(member);
   return answersOf(rt, member).at(-1)?.time;
 }
 
@@ -101,10 +83,10 @@ export function statusOf(rt: TeamRuntime, s: SentState, lastAnswer = latestAnswe
   if (s.deliveredAt === undefined) return 'queued';
   // Tied to the answer (by its transcript turn, or by the lead's socket reply): replied, even
   // before its taking or its transcript row is seen (a socket reply can come first).
-  if (rt.repliedIds.has(s.id)) return 'replied';
+  if (rt.facts.isReplied(s.id)) return 'replied';
   if (s.consumedAt === undefined && s.seenAt === undefined) return 'accepted';
   // Else (legacy, or no transcript) any answer after it.
-  if (!rt.transcribed.has(s.to) && lastAnswer !== undefined && lastAnswer > Date.parse(s.timestamp)) return 'replied';
+  if (!rt.facts.isTranscribed(s.to) && lastAnswer !== undefined && lastAnswer > Date.parse(s.timestamp)) return 'replied';
   return s.seenAt !== undefined ? 'seen' : 'taken';
 }
 
@@ -181,7 +163,7 @@ export function threadOf(rt: TeamRuntime, member: string): ThreadMessage[] {
     // Messages from the user written by someone else (another tool, an older Teamdeck).
     for (const o of rt.history.observed.values()) if (mine(o)) out.push(observedToThread(rt, o));
   }
-  const last = answers.at(-1)?.time ?? (rt.era === 'legacy' ? rt.lastReply.get(member) : undefined);
+  const last = answers.at(-1)?.time ?? (rt.era === 'legacy' ? rt.facts.lastReplyOf(member) : undefined);
   for (const s of rt.history.sent.values()) if (mine({ from: USER, to: s.to })) out.push(sentToThread(rt, s, last));
   return sortByTime(out);
 }

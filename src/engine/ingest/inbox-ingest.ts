@@ -10,7 +10,7 @@ import { COMPACT_AFTER } from '../journal/journal.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
 import { markOf, sameLooks, type InboxMark } from './inbox-marks.js';
-import { foldInbox, noteObserved } from './ingest.js';
+import { foldInbox } from './ingest.js';
 import { answerFor, observedToThread } from '../history/views.js';
 
 /** An inbox this large is reported: Claude's delivery is known to stall past about 1 MB. */
@@ -89,10 +89,10 @@ async function ingestOnce(dir: TeamDirectory, rt: TeamRuntime, owner: string, an
   if (mark) rt.folded.set(owner, mark);
   let rosterChanged = false;
   for (const o of fresh) {
-    const wasTerminated = rt.terminated.has(o.from);
-    if (noteObserved(rt, o)) rosterChanged = true;
+    const wasTerminated = rt.facts.hasShutDown(o.from);
+    if (rt.facts.noteObserved(o, rt.era)) rosterChanged = true;
     // A member that shut down never reads again: what waits for it is undeliverable now.
-    if (!wasTerminated && rt.terminated.has(o.from)) rt.outboxes.get(inboxFileStem(o.from))?.kick();
+    if (!wasTerminated && rt.facts.hasShutDown(o.from)) rt.outboxes.get(inboxFileStem(o.from))?.kick();
   }
   if (!announce) return;
   for (const o of fresh) {

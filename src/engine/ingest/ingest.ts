@@ -1,15 +1,11 @@
 // Folding what an inbox holds now into the team's history: every message not seen before is
 // journaled as `observed` (Claude prunes inboxes, the journal keeps them), and a sent message
 // that its owner flagged or removed is `consumed` (shown as `taken`). Presence and answer
-// facts follow from what was observed.
+// facts follow from what was observed (team/facts.ts).
 import type { TeamMessage } from '../../shared/types.js';
-import { isShutdownApproval, parseFrame } from '../claude/frames.js';
-import { LEGACY_SENDER } from '../claude/era.js';
 import { inboxFileStem } from '../claude/paths.js';
-import type { JournalRecord, ObservedState, ObservedWithText } from '../journal/journal.js';
+import type { JournalRecord, ObservedWithText } from '../journal/journal.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
-import { noteAsk } from '../team/asks.js';
-import { isAnswerCandidate } from '../history/views.js';
 
 export interface InboxFold {
   records: JournalRecord[];
@@ -58,42 +54,4 @@ export function foldInbox(rt: TeamRuntime, owner: string, messages: TeamMessage[
     records.push({ t: 'consumed', id: s.id, to: s.to, at, how: 'pruned' });
   }
   return { records, fresh };
-}
-
-export function noteEvent(rt: TeamRuntime, member: string, time: number): boolean {
-  const prev = rt.lastEvent.get(member);
-  if (prev === undefined || time > prev) {
-    rt.lastEvent.set(member, time);
-    return true;
-  }
-  return false;
-}
-
-/** Updates presence, reply and answer facts; true when a roster-visible fact changed. */
-export function noteObserved(rt: TeamRuntime, o: ObservedState): boolean {
-  if (o.from === LEGACY_SENDER && rt.era === 'legacy') return false;
-  const time = Date.parse(o.timestamp) || o.at;
-  let changed = noteEvent(rt, o.from, time);
-  if (inboxFileStem(o.to) === LEGACY_SENDER) {
-    const prev = rt.lastReply.get(o.from) ?? 0;
-    if (time > prev) rt.lastReply.set(o.from, time);
-  }
-  for (const id of o.replyTo ?? []) rt.repliedIds.add(id);
-  noteAsk(rt, o);
-  if (o.source === 'transcript' && o.replyTo) rt.transcribed.add(o.from);
-  if (isAnswerCandidate(o)) {
-    let list = rt.answerCandidates.get(o.from);
-    if (!list) rt.answerCandidates.set(o.from, (list = []));
-    list.push(o);
-  }
-  // Only a shutdown approval matters here, and its text names it (unless escaped): the other
-  // frames (most of a team's traffic) need not be parsed again at every start.
-  // (A text left in the journal is never a frame: see textMayStayOnDisk.)
-  const text = o.text ?? '';
-  const frame = text.includes('shutdown_') || text.includes('\\u') ? parseFrame(text) : undefined;
-  if (isShutdownApproval(frame) && !rt.terminated.has(o.from)) {
-    rt.terminated.add(o.from);
-    changed = true;
-  }
-  return changed;
 }

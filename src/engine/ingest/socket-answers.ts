@@ -7,7 +7,6 @@ import { senderFor } from '../claude/era.js';
 import type { ObservedWithText } from '../journal/journal.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
-import { noteObserved } from './ingest.js';
 import { observedToThread } from '../history/views.js';
 
 export async function answerToSocket(dir: TeamDirectory, rt: TeamRuntime, line: PeerUserLine, replyTo: string[]): Promise<void> {
@@ -20,7 +19,7 @@ export async function answerToSocket(dir: TeamDirectory, rt: TeamRuntime, line: 
   const o: ObservedWithText = { id, from: lead, to: senderFor(rt.era, ctx.senderName()), text: line.text, timestamp, at: ctx.now(), source: 'socket' };
   if (replyTo.length) o.replyTo = replyTo;
   await rt.history.commit({ t: 'observed', ...o });
-  noteObserved(rt, rt.history.observed.get(id)!);
+  rt.facts.noteObserved(rt.history.observed.get(id)!, rt.era);
   ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
   ctx.delivery.announceAll(rt);
 }

@@ -8,7 +8,6 @@ import { forEachConcurrently } from '../files/concurrently.js';
 import { USER_INBOX } from '../claude/team-reader.js';
 import type { JournalRecord, ObservedWithText } from '../journal/journal.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
-import { noteEvent, noteObserved } from './ingest.js';
 import { holdsTeammateBlock, type PromptRow, type SendAttempt } from '../claude/transcripts.js';
 import { isTerminalPrompt } from '../delivery/terminal-channel.js';
 import type { SentState } from '../journal/journal.js';
@@ -53,10 +52,10 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
     if (found.rows.length) ctx.onTranscriptRows?.(rt, found.rows);
     else if (rt.ended && ctx.now() - rt.ended.at >= DRAIN_AFTER_END_MS) drained.add(rt);
-    for (const p of found.prompts) rt.transcribed.add(p.agent);
+    for (const p of found.prompts) rt.facts.noteTranscribed(p.agent);
     // Presence: what each agent last did; a teammate known only from its transcript is listed.
     let rosterChanged = dir.addTranscriptAgents(rt, found.activity.keys());
-    for (const [agent, time] of found.activity) if (noteEvent(rt, agent, time)) rosterChanged = true;
+    for (const [agent, time] of found.activity) if (rt.facts.noteEvent(agent, time)) rosterChanged = true;
     const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && carries(rt, s, p)));
     // Typed or sent on a socket, not yet journaled delivered, and already in context.
     for (const s of rt.history.sent.values()) {
@@ -82,7 +81,7 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
       const durable = rt.history.stage(...records);
       for (const r of records) {
         const o = rt.history.observed.get(r.id)!;
-        noteObserved(rt, o);
+        rt.facts.noteObserved(o, rt.era);
         ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
       }
       await durable;
@@ -90,7 +89,7 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     }
     if (rosterChanged) ctx.emit({ type: 'roster', team: rt.id, roster: dir.rosterOf(rt) });
     // Looked at again soon while a message waits to be seen or answered.
-    const unanswered = [...rt.history.sent.values()].some((s) => s.seenAt !== undefined && !rt.repliedIds.has(s.id));
+    const unanswered = [...rt.history.sent.values()].some((s) => s.seenAt !== undefined && !rt.facts.isReplied(s.id));
     if ((unseen.length > seen.length || unanswered) && !rt.ended) waiting = true;
   });
   if (waiting) ctx.scheduleSeenPoll();

@@ -130,7 +130,7 @@ export function judgeActivity(rt: TeamRuntime, facts: ActivityFacts): MemberActi
     const gone = rt.ended ? rt.ended.reason : rt.goneReason(m.name);
     if (gone !== undefined) {
       a.kind = 'shut-down';
-      const at = rt.ended?.at ?? track?.lastRowAt ?? rt.lastEvent.get(m.name);
+      const at = rt.ended?.at ?? track?.lastRowAt ?? rt.facts.lastEventOf(m.name);
       if (at !== undefined) a.since = at;
       return a;
     }
@@ -174,7 +174,7 @@ export function judgeActivity(rt: TeamRuntime, facts: ActivityFacts): MemberActi
     if (cm && typeof cm.isActive === 'boolean') {
       sources.push('config');
       a.kind = cm.isActive ? 'working' : 'idle';
-      const last = rt.lastEvent.get(m.name);
+      const last = rt.facts.lastEventOf(m.name);
       if (last !== undefined) a.since = last;
       return a;
     }

@@ -45,13 +45,13 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
   if (session?.status === 'waiting') {
     const asker = askerOf(rt, facts);
     const member = asker?.member ?? lead;
-    const frame = [...rt.asks.values()].filter((a) => a.kind === 'permission' && a.from === member).at(-1);
+    const frame = [...rt.facts.asks.values()].filter((a) => a.kind === 'permission' && a.from === member).at(-1);
     const what = frame?.what ?? (asker ? `${asker.call.name}${asker.call.summary ? ` ${asker.call.summary}` : ''}` : undefined);
     const words = waitingWords(session.waitingFor);
     const title = `${member} waits for ${words.replace(/ in the lead's terminal$/, '').replace(/ \(in the lead's terminal\)$/, '')}${what ? `: ${what}` : ''}`;
     out.push({ id: `permission:${team}:${member}`, kind: 'permission', team, member, title, detail: `Answer it in the lead's terminal (${lead}).`, since: session.statusUpdatedAt ?? session.updatedAt ?? now });
   }
-  for (const a of rt.asks.values()) {
+  for (const a of rt.facts.asks.values()) {
     if (rt.goneReason(a.from) !== undefined) continue;
     if (a.kind === 'plan-approval') {
       // Answered when the member's transcript shows it prompted again after asking.
@@ -82,7 +82,7 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
       out.push({ id: `idle-with-mail:${team}:${s.id}`, kind: 'idle-with-mail', team, member: s.to, messageId: s.id, since: s.deliveredAt, title: `${s.to} is idle while a message to it waits: ${quoted(s.text)}`, detail });
       continue;
     }
-    if (rt.era === 'current' && s.seenAt === undefined && !rt.repliedIds.has(s.id) && facts.transcribed.has(s.to) && now - s.consumedAt > STUCK_MS) {
+    if (rt.era === 'current' && s.seenAt === undefined && !rt.facts.isReplied(s.id) && facts.transcribed.has(s.to) && now - s.consumedAt > STUCK_MS) {
       out.push({ id: `stuck-taken:${team}:${s.id}`, kind: 'stuck-taken', team, member: s.to, messageId: s.id, since: s.consumedAt, title: `${s.to} took a message ${minutes(now - s.consumedAt)} ago, but its model has not seen it: ${quoted(s.text)}`, detail: 'Claude holds a message taken while busy until the turn ends; if the process died, it is lost.' });
     }
   }

@@ -1,8 +1,7 @@
 // Everything the engine holds for one team: what Claude's files say now (config, inbox owners),
 // what the journal folded (history and sends), and the derived facts (era, presence, receipts).
-import type { DeliveryStatus, MemberInfo, TeamEra, TeamProblem, TeamSummary } from '../../shared/types.js';
+import type { DeliveryStatus, MemberInfo, TeamEra, TeamSummary } from '../../shared/types.js';
 import type { TeamConfig } from '../claude/config.js';
-import type { ObservedState } from '../journal/journal.js';
 import type { TeamHistory } from '../journal/team-history.js';
 import type { TargetOutbox } from '../delivery/outbox.js';
 import type { InboxMark } from '../ingest/inbox-marks.js';
@@ -10,7 +9,8 @@ import type { TeamMeta } from '../journal/team-meta.js';
 import type { TranscriptWatch } from '../claude/transcripts.js';
 import type { LeadSession, LeadSessionReader } from '../claude/sessions.js';
 import type { AgentTrack } from '../live/activity.js';
-import type { Ask } from './asks.js';
+import { TeamFacts } from './facts.js';
+import { TeamProblems } from './problems.js';
 import type { PeerNote } from '../delivery/socket-channel.js';
 
 interface InboxSeen {
@@ -24,18 +24,12 @@ export class TeamRuntime {
   configLooks: string | undefined;
   owners: string[] = [];
   members: MemberInfo[] = [];
-  problems = new Map<string, TeamProblem>();
   outboxes = new Map<string, TargetOutbox>();
   era: TeamEra = 'legacy';
   /** Set once the team ended: its folder is gone, or its lead's process is. */
   ended: { at: number; reason: string } | undefined;
   /** What was last written to team.json, to write it again only on a change. */
   meta: TeamMeta | undefined;
-  /** Last time each member did anything (ms), and who approved its own shutdown. */
-  lastEvent = new Map<string, number>();
-  terminated = new Set<string>();
-  /** Per member, what it said that may be an answer to Teamdeck (see views.answersOf). */
-  answerCandidates = new Map<string, ObservedState[]>();
   /** Per inbox, the read of it under way (inbox-ingest.ts: one at a time). */
   ingesting = new Map<string, Promise<void>>();
   /**
@@ -44,12 +38,6 @@ export class TeamRuntime {
    * seen as soon as it is.
    */
   seenEarly = new Set<string>();
-  /** Sent messages a transcript answer names in its `replyTo`: replied, for certain. */
-  repliedIds = new Set<string>();
-  /** Members whose transcript Teamdeck reads: their answers come from it, not from idle notifications. */
-  transcribed = new Set<string>();
-  /** Latest message time from each member to the user (legacy `user.json`), for `replied`. */
-  lastReply = new Map<string, number>();
   /** Status last announced per sent id, to emit only changes. */
   announced = new Map<string, DeliveryStatus>();
   /** Why each waiting message waits. */
@@ -70,10 +58,6 @@ export class TeamRuntime {
   session: LeadSession | undefined;
   /** The activity last announced (as JSON), to emit only changes. */
   activityShown = '';
-  /** Plan approval and permission asks to the lead not answered yet, by request id. */
-  asks = new Map<string, Ask>();
-  /** Request ids seen answered (an answer may be observed before its ask). */
-  answered = new Set<string>();
   /** Entries in each inbox file at its last read (orphan inboxes in the needs-you queue). */
   inboxCounts = new Map<string, number>();
   /** What Claude said on its socket about messages sent that way (held, delivered, denied…); not journaled. */
@@ -85,6 +69,11 @@ export class TeamRuntime {
     readonly history: TeamHistory,
   ) {}
 
+  /** What the history says of the members (presence, shutdowns, answers, asks). */
+  readonly facts = new TeamFacts();
+  /** What is wrong with the team's files, per key. */
+  readonly problems = new TeamProblems();
+
   get lead(): MemberInfo | undefined {
     return this.members.find((m) => m.isLead);
   }
@@ -95,7 +84,7 @@ export class TeamRuntime {
    * teammate shuts down, is killed, times out or fails to spawn.
    */
   goneReason(name: string): string | undefined {
-    if (this.terminated.has(name)) return `${name} has shut down (it approved a shutdown request)`;
+    if (this.facts.hasShutDown(name)) return `${name} has shut down (it approved a shutdown request)`;
     if (this.era === 'current' && this.config && !this.config.members.some((m) => m.name === name)) {
       return `${name} is no longer on the team (Claude removed it from config.json)`;
     }

@@ -7,7 +7,6 @@ import { readTeamConfig } from '../claude/config.js';
 import { classifyEra } from '../claude/era.js';
 import { USER_INBOX } from '../claude/team-reader.js';
 import { TranscriptWatch } from '../claude/transcripts.js';
-import { noteEvent } from '../ingest/ingest.js';
 import { teamPaths } from '../claude/paths.js';
 import type { TeamDirectory } from './team-directory.js';
 import { rememberTeam } from './team-ending.js';
@@ -26,7 +25,7 @@ export async function loadConfig(dir: TeamDirectory, rt: TeamRuntime, announce: 
       rt.problems.set('config', { kind: 'config', file: `${rt.id}/config.json`, message: r.config.skippedMembers.join('; ') });
     }
     for (const m of r.config.members) {
-      if (m.joinedAt !== undefined) noteEvent(rt, m.name, m.joinedAt);
+      if (m.joinedAt !== undefined) rt.facts.noteEvent(m.name, m.joinedAt);
     }
   } else if (r.kind === 'invalid') {
     // Keep the last good config: a half-written config must not empty the roster.

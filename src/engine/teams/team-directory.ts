@@ -15,7 +15,6 @@ import type { Deliveries } from '../delivery/deliveries.js';
 import { COMPACT_AFTER } from '../journal/journal.js';
 import { TeamHistory } from '../journal/team-history.js';
 import type { EndedTeams } from './ended-teams.js';
-import { noteObserved } from '../ingest/ingest.js';
 import { ingestInbox, takeMarkedInbox } from '../ingest/inbox-ingest.js';
 import { readInboxMarks } from '../ingest/inbox-marks.js';
 import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta } from '../journal/team-meta.js';
@@ -194,7 +193,7 @@ export class TeamDirectory {
       rt.era = classifyEra({ teamId: id, config: rt.config, hasUserInbox: rt.owners.includes(USER_INBOX) });
     }
     // Presence, reply and answer facts from history (after the era is known).
-    for (const o of rt.history.observed.values()) noteObserved(rt, o);
+    for (const o of rt.history.observed.values()) rt.facts.noteObserved(o, rt.era);
     if (folder) {
       // All at once: their reads overlap, and their journal appends share fsyncs (each folds by
       // itself, as the watchers' re-reads of two inboxes do). One by one, a first read of 5,000
@@ -265,9 +264,7 @@ export class TeamDirectory {
   }
 
   teamProblem(rt: TeamRuntime, key: string, p: TeamProblem, announce: boolean): void {
-    const prev = rt.problems.get(key);
-    rt.problems.set(key, p);
-    if (announce && prev?.message !== p.message) {
+    if (rt.problems.set(key, p) && announce) {
       this.ctx.emit({ type: 'problem', problem: p });
       this.ctx.emit({ type: 'teams', teams: this.summaries() });
     }
@@ -302,7 +299,7 @@ export class TeamDirectory {
   rosterOf(rt: TeamRuntime): RosterEntry[] {
     const now = this.ctx.now();
     return rt.members.map((m) => {
-      const lastEventAt = rt.lastEvent.get(m.name);
+      const lastEventAt = rt.facts.lastEventOf(m.name);
       // A team that ended ended every member with it.
       const terminated = !!rt.ended || rt.goneReason(m.name) !== undefined;
       const e: RosterEntry = { ...m, state: memberState({ lastEventAt, terminated }, now, this.ctx.idleMs()) };
