@@ -7,12 +7,12 @@
 // answer follows the rename and the `delivered` record's write; the inbox folder's fsync, the
 // lock's release and that record's fdatasync run on after it (see the README's Delivery).
 import type { AppEvent } from '../../shared/contract.js';
-import type { ChannelKind, MemberInfo, SendResult } from '../../shared/types.js';
+import type { ChannelKind, DeliveryStatus, MemberInfo, SendResult } from '../../shared/types.js';
 import { newMessageId } from '../claude/message-id.js';
 import { inboxFileStem } from '../claude/paths.js';
 import { SendRefusedError } from '../service/service-types.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
-import { answerClock, sentToThread, statusOf } from '../history/views.js';
+import { answerClock, sentToThread, statusOf, type SentNotes } from '../history/views.js';
 import { admitToInbox } from './inbox-channel.js';
 import { admitToTerminal, type TerminalChannelContext } from './terminal-channel.js';
 import type { SocketChannel } from './socket-channel.js';
@@ -26,8 +26,6 @@ export interface DeliveriesContext {
   backoff: BackoffOptions;
   maxPending: number;
   emit: (e: AppEvent) => void;
-  /** Messages waiting in every outbox, for the status bar. */
-  queuedCount: () => number;
   /** The terminal channel, where this engine hosts lead terminals. */
   terminal?: TerminalChannelContext;
   /** The socket channel (Claude's messaging sockets). */
@@ -39,20 +37,103 @@ const TERMINAL_QUEUE = '\u0000terminal';
 /** A dialog or the user's typing is cheap to look at again: the terminal queue retries often. */
 const TERMINAL_BACKOFF: BackoffOptions = { initialMs: 250, maxMs: 1_000 };
 
+/** What deliveries hold for one team while it is open: none of it is journaled. */
+interface TeamDelivery {
+  /** One queue per target (an inbox stem, the terminal, a socket), drained in journal order. */
+  outboxes: Map<string, TargetOutbox>;
+  /** Status last announced per sent id, to emit only changes. */
+  announced: Map<string, DeliveryStatus>;
+  /** Why each waiting message waits. */
+  waitReason: Map<string, string>;
+  /** Write sequence at which each sent id was written into its inbox in this process. */
+  writtenSeq: Map<string, number>;
+  /**
+   * Typed or socket messages found in their recipient's transcript before their delivery was
+   * journaled (Claude can take the keys and write the row before the journal append): marked
+   * seen as soon as it is.
+   */
+  seenEarly: Set<string>;
+}
+
 export class Deliveries {
   /** Bumped at every inbox write: a read that began before a write cannot judge it consumed. */
-  writeSeq = 0;
+  private seq = 0;
 
   /** Inbox sends whose `queued` record is being made durable (not yet in the team's state). */
   private readonly journaling = new Map<string, SentState>();
 
+  /** Per open team: forgotten when the team is closed (forget). */
+  private readonly teams = new Map<TeamRuntime, TeamDelivery>();
+
   constructor(private readonly ctx: DeliveriesContext) {}
+
+  /** The inbox write sequence now: a read that began before a later write cannot judge that message consumed. */
+  get writeSeq(): number {
+    return this.seq;
+  }
+
+  private of(rt: TeamRuntime): TeamDelivery {
+    let d = this.teams.get(rt);
+    if (!d) this.teams.set(rt, (d = { outboxes: new Map(), announced: new Map(), waitReason: new Map(), writtenSeq: new Map(), seenEarly: new Set() }));
+    return d;
+  }
+
+  /** The write sequence at which this message was written into its inbox by this process (0: not by this one). */
+  writtenSeqOf(rt: TeamRuntime, id: string): number {
+    return this.teams.get(rt)?.writtenSeq.get(id) ?? 0;
+  }
+
+  /** Why a queued message waits, while it does. */
+  waitReasonOf(rt: TeamRuntime, id: string): string | undefined {
+    return this.teams.get(rt)?.waitReason.get(id);
+  }
+
+  /** What the thread says beside a sent message: why it waits, or what Claude said of it on its socket. */
+  notesOf(rt: TeamRuntime): SentNotes {
+    return { waitReason: (id) => this.waitReasonOf(rt, id), peerNote: (id) => this.ctx.socket?.noteOf(rt, id)?.reason };
+  }
+
+  /** A message to this member was found in its transcript before its delivery was journaled. */
+  noteSeenEarly(rt: TeamRuntime, id: string): void {
+    this.of(rt).seenEarly.add(id);
+  }
+
+  /** Messages waiting in every outbox, for the status bar. */
+  queuedCount(): number {
+    let n = 0;
+    for (const d of this.teams.values()) for (const o of d.outboxes.values()) n += o.size;
+    return n;
+  }
+
+  /** Something of the team's is still on its way: journaled or being journaled, not delivered. */
+  hasPending(rt: TeamRuntime): boolean {
+    return [...(this.teams.get(rt)?.outboxes.values() ?? [])].some((o) => o.load > 0);
+  }
+
+  /** The team was closed: its queues stop (what they held is journaled and recovered at its next opening). */
+  async forget(rt: TeamRuntime): Promise<void> {
+    const d = this.teams.get(rt);
+    this.teams.delete(rt);
+    for (const o of d?.outboxes.values() ?? []) await o.stop();
+  }
+
+  /** At stop: every queue stops. */
+  async stop(): Promise<void> {
+    for (const rt of [...this.teams.keys()]) await this.forget(rt);
+  }
+
+  /** The message's line in its thread changed (a note of Claude's about it): the window gets it again. */
+  announceMessage(rt: TeamRuntime, id: string): void {
+    const s = rt.history.sent.get(id);
+    if (s) this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s, this.notesOf(rt)) });
+  }
 
   outboxFor(rt: TeamRuntime, to: string, channel: ChannelKind = 'inbox'): TargetOutbox {
     const terminal = channel === 'terminal';
     const socket = channel === 'socket';
     const stem = terminal ? TERMINAL_QUEUE : socket ? `\u0000socket:${to}` : inboxFileStem(to);
-    let o = rt.outboxes.get(stem);
+    const team = this.of(rt);
+    let o = team.outboxes.get(stem);
     if (o) return o;
     o = new TargetOutbox(
       {
@@ -68,8 +149,8 @@ export class Deliveries {
           const r = await admitToInbox(this.ctx, rt, batch as SentState[], journaled);
           // Every one already in the inbox (nothing renamed): still nothing counts before its record.
           await journaled();
-          const seq = ++this.writeSeq;
-          for (const id of ids) rt.writtenSeq.set(id, seq);
+          const seq = ++this.seq;
+          for (const id of ids) team.writtenSeq.set(id, seq);
           return r;
         },
         delivered: async (ids, duplicates) => {
@@ -80,11 +161,11 @@ export class Deliveries {
           await rt.history.commitWritten(...ids.map((id, i): JournalRecord => ({ t: 'delivered', id, to: rt.history.sent.get(id)!.to, at, ...(duplicates[i] ? { duplicate: true } : {}) })));
           for (const id of ids) {
             const s = rt.history.sent.get(id)!;
-            rt.waitReason.delete(id);
+            team.waitReason.delete(id);
             this.announce(rt, s);
           }
           // Already read in its recipient's transcript while the delivery was being journaled.
-          const early = ids.filter((id) => rt.seenEarly.delete(id));
+          const early = ids.filter((id) => team.seenEarly.delete(id));
           if (early.length) await this.markSeen(rt, early);
         },
         undeliverable: async (ids, reason) => {
@@ -92,13 +173,13 @@ export class Deliveries {
           await rt.history.commit(...ids.map((id): JournalRecord => ({ t: 'undeliverable', id, to: rt.history.sent.get(id)!.to, at, reason })));
           for (const id of ids) {
             const s = rt.history.sent.get(id)!;
-            rt.waitReason.delete(id);
+            team.waitReason.delete(id);
             this.announce(rt, s);
           }
         },
-        drained: () => this.ctx.emit({ type: 'queued-count', count: this.ctx.queuedCount() }),
+        drained: () => this.ctx.emit({ type: 'queued-count', count: this.queuedCount() }),
         waiting: (ids, reason) => {
-          for (const id of ids) rt.waitReason.set(id, reason);
+          for (const id of ids) team.waitReason.set(id, reason);
           for (const id of ids) {
             const s = rt.history.sent.get(id);
             if (s) this.ctx.emit({ type: 'delivery', team: rt.id, id, to: s.to, status: 'queued', reason });
@@ -108,7 +189,7 @@ export class Deliveries {
       terminal ? TERMINAL_BACKOFF : this.ctx.backoff,
       terminal || socket ? 1 : undefined,
     );
-    rt.outboxes.set(stem, o);
+    team.outboxes.set(stem, o);
     return o;
   }
 
@@ -149,10 +230,11 @@ export class Deliveries {
       // Journal first: once the record is durable the message cannot be lost. (If the journal
       // cannot be written, the send fails with nothing stored and nothing delivered.)
       journaled = rt.history.commit({ t: 'queued', id, to: s.to, from: sendAs, text, ...(summary ? { summary } : {}), timestamp: s.timestamp, at, ...(s.channel ? { channel: s.channel } : {}) }).then(() => {
-        rt.announced.set(id, 'queued');
-        this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, rt.history.sent.get(id)!) });
+        const team = this.of(rt);
+        team.announced.set(id, 'queued');
+        this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, rt.history.sent.get(id)!, this.notesOf(rt)) });
         // It waited in a queue that stopped while it was being journaled.
-        const reason = rt.waitReason.get(id);
+        const reason = team.waitReason.get(id);
         if (reason) this.ctx.emit({ type: 'delivery', team: rt.id, id, to: s.to, status: 'queued', reason });
       });
       if (channel === 'inbox') {
@@ -162,7 +244,7 @@ export class Deliveries {
           () => this.journaling.delete(id),
           () => {
             this.journaling.delete(id);
-            rt.waitReason.delete(id);
+            this.teams.get(rt)?.waitReason.delete(id);
           },
         );
         delivery = outbox.enqueue(id, true, journaled);
@@ -178,27 +260,33 @@ export class Deliveries {
     await journaled;
     const outcome = await delivery;
     if (outcome.status === 'accepted') return { id, status: 'accepted' };
-    if (outcome.status === 'queued') this.ctx.emit({ type: 'queued-count', count: this.ctx.queuedCount() });
+    if (outcome.status === 'queued') this.ctx.emit({ type: 'queued-count', count: this.queuedCount() });
     return { id, status: outcome.status, reason: outcome.reason };
   }
 
   /** At start: everything journaled and not delivered goes back on its target's queue, in journal order. */
   recover(rt: TeamRuntime): void {
     const clock = answerClock(rt);
+    const { announced } = this.of(rt);
     for (const s of rt.history.sent.values()) {
       if (s.deliveredAt === undefined && s.undeliverableAt === undefined) this.outboxFor(rt, s.to, s.channel).enqueue(s.id);
-      rt.announced.set(s.id, statusOf(rt, s, clock(s.to)));
+      announced.set(s.id, statusOf(rt, s, clock(s.to)));
     }
   }
 
   /** Gives the team's typed messages another try now (its terminal or the lead's sessions status changed). */
   kickTerminal(rt: TeamRuntime): void {
-    rt.outboxes.get(TERMINAL_QUEUE)?.kick();
+    this.teams.get(rt)?.outboxes.get(TERMINAL_QUEUE)?.kick();
   }
 
   /** Gives every waiting queue of the team another try now (the team ended, a member shut down, an inbox changed). */
   kickAll(rt: TeamRuntime): void {
-    for (const o of rt.outboxes.values()) o.kick();
+    for (const o of this.teams.get(rt)?.outboxes.values() ?? []) o.kick();
+  }
+
+  /** Gives the queue into this member's inbox another try now (its inbox changed, or it shut down). */
+  kickInbox(rt: TeamRuntime, member: string): void {
+    this.teams.get(rt)?.outboxes.get(inboxFileStem(member))?.kick();
   }
 
   /** Journals that these delivered messages are in their recipients' transcripts. */
@@ -221,8 +309,9 @@ export class Deliveries {
 
   announce(rt: TeamRuntime, s: SentState, lastAnswer?: number): void {
     const st = statusOf(rt, s, lastAnswer);
-    if (rt.announced.get(s.id) === st) return;
-    rt.announced.set(s.id, st);
+    const { announced } = this.of(rt);
+    if (announced.get(s.id) === st) return;
+    announced.set(s.id, st);
     const reason = st === 'undeliverable' ? s.reason : undefined;
     this.ctx.emit({ type: 'delivery', team: rt.id, id: s.id, to: s.to, status: st, ...(reason ? { reason } : {}) });
   }
@@ -230,8 +319,9 @@ export class Deliveries {
   /** Announces every sent message whose state changed (after a receipt or an answer). */
   announceAll(rt: TeamRuntime): void {
     const clock = answerClock(rt);
+    const { announced } = this.of(rt);
     for (const s of rt.history.sent.values()) {
-      const last = rt.announced.get(s.id);
+      const last = announced.get(s.id);
       if (last !== 'replied' && last !== 'undeliverable') this.announce(rt, s, clock(s.to));
     }
   }

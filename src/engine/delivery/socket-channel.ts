@@ -62,6 +62,8 @@ const STATUS_WORDS: Record<PeerNote['status'], string> = {
 
 export class SocketChannel {
   private endpoints = new Map<string, Promise<PeerEndpoint>>();
+  /** Per team, what Claude said on its socket about the messages sent that way (not journaled). */
+  private readonly notes = new WeakMap<TeamRuntime, Map<string, PeerNote>>();
   private closed = false;
 
   constructor(private readonly ctx: SocketChannelContext) {}
@@ -165,17 +167,24 @@ export class SocketChannel {
     for (const rt of this.ctx.teams()) {
       const s = rt.history.sent.get(id);
       if (!s || s.channel !== 'socket') continue;
-      rt.peerNotes.set(id, { status: line.status, reason: line.reason ?? STATUS_WORDS[line.status], at: this.ctx.now() });
+      let notes = this.notes.get(rt);
+      if (!notes) this.notes.set(rt, (notes = new Map()));
+      notes.set(id, { status: line.status, reason: line.reason ?? STATUS_WORDS[line.status], at: this.ctx.now() });
       this.ctx.onStatus(rt, id);
       return;
     }
+  }
+
+  /** What Claude last said on its socket about this message, if anything. */
+  noteOf(rt: TeamRuntime, id: string): PeerNote | undefined {
+    return this.notes.get(rt)?.get(id);
   }
 
   /** Messages Claude holds for its user's approval, for the needs-you queue. */
   heldNeeds(): NeedItem[] {
     const out: NeedItem[] = [];
     for (const rt of this.ctx.teams()) {
-      for (const [id, n] of rt.peerNotes) {
+      for (const [id, n] of this.notes.get(rt) ?? []) {
         const to = rt.history.sent.get(id)?.to;
         if (n.status !== 'held' || !to || rt.ended) continue;
         out.push({

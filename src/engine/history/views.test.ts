@@ -8,9 +8,11 @@ import { makeTempDir } from '../../../test/helpers/tmp.js';
 import type { JournalRecord } from '../journal/journal.js';
 import { TeamHistory } from '../journal/team-history.js';
 import { TeamRuntime } from '../team/team-runtime.js';
-import { threadOf } from './views.js';
+import { threadOf, type SentNotes } from './views.js';
 
 const LEAD = 'team-lead';
+/** Nothing waits and Claude said nothing on its socket: the statuses come from the journal alone. */
+const NO_NOTES: SentNotes = { waitReason: () => undefined, peerNote: () => undefined };
 const T0 = Date.parse('2026-12-03T10:00:00.000Z');
 let base: string;
 let history: TeamHistory | undefined;
@@ -44,7 +46,7 @@ const sent: JournalRecord[] = [
 describe("a sent message's status", () => {
   it('is accepted once delivered, while nothing says it was taken or answered', async () => {
     const rt = await teamWith(sent);
-    expect(threadOf(rt, LEAD).map((m) => [m.id, m.status])).toEqual([['m1', 'accepted']]);
+    expect(threadOf(rt, LEAD, NO_NOTES).map((m) => [m.id, m.status])).toEqual([['m1', 'accepted']]);
   });
 
   it("is replied when the lead's socket reply names it, though its transcript row was not read yet", async () => {
@@ -60,7 +62,7 @@ describe("a sent message's status", () => {
       replyTo: ['m1'],
     };
     const rt = await teamWith([...sent, reply]);
-    expect(threadOf(rt, LEAD).map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
+    expect(threadOf(rt, LEAD, NO_NOTES).map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
       ['user', 'SOCK-1 how is it going?', 'replied'],
       [LEAD, 'Socket reply to SOCK-1.', 'socket'],
     ]);
@@ -69,6 +71,6 @@ describe("a sent message's status", () => {
   it('is seen, not replied, when its transcript row was read and no answer names it', async () => {
     const rt = await teamWith([...sent, { t: 'seen', id: 'm1', to: LEAD, at: T0 + 300 }]);
     rt.facts.noteTranscribed(LEAD);
-    expect(threadOf(rt, LEAD).map((m) => m.status)).toEqual(['seen']);
+    expect(threadOf(rt, LEAD, NO_NOTES).map((m) => m.status)).toEqual(['seen']);
   });
 });

@@ -127,7 +127,15 @@ export function answerFor(rt: TeamRuntime, o: ObservedState): ThreadMessage | un
   return a ? answerToThread(rt, a) : undefined;
 }
 
-export function sentToThread(rt: TeamRuntime, s: SentState, lastAnswer?: number): ThreadMessage {
+/** What deliveries know of a sent message beside its journal (delivery/deliveries.ts notesOf). */
+export interface SentNotes {
+  /** Why it waits, while it is queued. */
+  waitReason(id: string): string | undefined;
+  /** What Claude last said of it on its messaging socket (held, released, declined...). */
+  peerNote(id: string): string | undefined;
+}
+
+export function sentToThread(rt: TeamRuntime, s: SentState, notes: SentNotes, lastAnswer?: number): ThreadMessage {
   const status = statusOf(rt, s, lastAnswer ?? latestAnswerAt(rt, s.to));
   const m: ThreadMessage = {
     id: s.id,
@@ -144,7 +152,7 @@ export function sentToThread(rt: TeamRuntime, s: SentState, lastAnswer?: number)
   };
   if (s.summary !== undefined) m.summary = s.summary;
   if (s.channel) m.channel = s.channel;
-  const reason = status === 'undeliverable' ? s.reason : status === 'queued' ? rt.waitReason.get(s.id) : rt.peerNotes.get(s.id)?.reason;
+  const reason = status === 'undeliverable' ? s.reason : status === 'queued' ? notes.waitReason(s.id) : notes.peerNote(s.id);
   if (reason) m.reason = reason;
   return m;
 }
@@ -154,7 +162,7 @@ export function sentToThread(rt: TeamRuntime, s: SentState, lastAnswer?: number)
  * member's protocol events): its answers (answersOf), and the user's words to it: what Teamdeck
  * sent, and on a legacy team what another tool wrote from `user` into its inbox.
  */
-export function threadOf(rt: TeamRuntime, member: string): ThreadMessage[] {
+export function threadOf(rt: TeamRuntime, member: string, notes: SentNotes): ThreadMessage[] {
   const out: ThreadMessage[] = [];
   const answers = answersOf(rt, member);
   for (const a of answers) out.push(answerToThread(rt, a));
@@ -164,7 +172,7 @@ export function threadOf(rt: TeamRuntime, member: string): ThreadMessage[] {
     for (const o of rt.history.observed.values()) if (mine(o)) out.push(observedToThread(rt, o));
   }
   const last = answers.at(-1)?.time ?? (rt.era === 'legacy' ? rt.facts.lastReplyOf(member) : undefined);
-  for (const s of rt.history.sent.values()) if (mine({ from: USER, to: s.to })) out.push(sentToThread(rt, s, last));
+  for (const s of rt.history.sent.values()) if (mine({ from: USER, to: s.to })) out.push(sentToThread(rt, s, notes, last));
   return sortByTime(out);
 }
 
@@ -172,10 +180,10 @@ export function threadOf(rt: TeamRuntime, member: string): ThreadMessage[] {
  * Everything the team said, and everything sent to it. `texts`: the texts left in the journal,
  * read back (readTexts over the team's observed messages).
  */
-export function feedOf(rt: TeamRuntime, texts: ReadonlyMap<ObservedState, string>): ThreadMessage[] {
+export function feedOf(rt: TeamRuntime, texts: ReadonlyMap<ObservedState, string>, notes: SentNotes): ThreadMessage[] {
   const out: ThreadMessage[] = [...rt.history.observed.values()].map((o) => observedToThread(rt, o, o.text ?? texts.get(o)));
   const clock = answerClock(rt);
-  for (const s of rt.history.sent.values()) out.push(sentToThread(rt, s, clock(s.to)));
+  for (const s of rt.history.sent.values()) out.push(sentToThread(rt, s, notes, clock(s.to)));
   return sortByTime(out);
 }
 

@@ -74,7 +74,7 @@ async function ingestOnce(dir: TeamDirectory, rt: TeamRuntime, owner: string, an
   // When the file only grew by appends since the last read, the messages before are the same
   // bytes as then, already folded in: only the new ones are looked at.
   const from = 'appended' in r ? r.messages.length - r.appended : 0;
-  const fold = foldInbox(rt, owner, r.messages, from, seqAtStart, ctx.now());
+  const fold = foldInbox(rt, owner, r.messages, from, seqAtStart, ctx.now(), (id) => ctx.delivery.writtenSeqOf(rt, id));
   if (fold.records.length) {
     try {
       await rt.history.stage(...fold.records);
@@ -92,7 +92,7 @@ async function ingestOnce(dir: TeamDirectory, rt: TeamRuntime, owner: string, an
     const wasTerminated = rt.facts.hasShutDown(o.from);
     if (rt.facts.noteObserved(o, rt.era)) rosterChanged = true;
     // A member that shut down never reads again: what waits for it is undeliverable now.
-    if (!wasTerminated && rt.facts.hasShutDown(o.from)) rt.outboxes.get(inboxFileStem(o.from))?.kick();
+    if (!wasTerminated && rt.facts.hasShutDown(o.from)) ctx.delivery.kickInbox(rt, o.from);
   }
   if (!announce) return;
   for (const o of fresh) {
@@ -104,7 +104,7 @@ async function ingestOnce(dir: TeamDirectory, rt: TeamRuntime, owner: string, an
   ctx.delivery.announceAll(rt);
   if (rosterChanged || fresh.some((o) => !rt.members.some((mm) => mm.name === o.from))) dir.refreshMembers(rt);
   // The target's inbox changed: a queue waiting on it may get through now.
-  rt.outboxes.get(inboxFileStem(owner))?.kick();
+  ctx.delivery.kickInbox(rt, owner);
   if (fold.records.some((x) => x.t === 'consumed')) ctx.scheduleSeenPoll();
   if (rt.history.segmentRecords > COMPACT_AFTER) await dir.compactJournal(rt, true);
 }

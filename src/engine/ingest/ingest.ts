@@ -17,7 +17,16 @@ export interface InboxFold {
  * in before (the file only grew by appends since); `readStartSeq` is the write sequence when
  * the read began: only a read that began after our write may judge a message gone.
  */
-export function foldInbox(rt: TeamRuntime, owner: string, messages: TeamMessage[], from: number, readStartSeq: number, at: number): InboxFold {
+export function foldInbox(
+  rt: TeamRuntime,
+  owner: string,
+  messages: TeamMessage[],
+  from: number,
+  readStartSeq: number,
+  at: number,
+  /** The write sequence at which this process wrote a sent message into its inbox (0: not in this run). */
+  writtenSeq: (id: string) => number,
+): InboxFold {
   const records: JournalRecord[] = [];
   const fresh: ObservedWithText[] = [];
   const ownerStem = inboxFileStem(owner);
@@ -47,7 +56,7 @@ export function foldInbox(rt: TeamRuntime, owner: string, messages: TeamMessage[
   let present: Set<string> | undefined;
   for (const s of rt.history.sent.values()) {
     if (s.deliveredAt === undefined || s.consumedAt !== undefined || consumed.has(s.id) || inboxFileStem(s.to) !== ownerStem) continue;
-    const seq = rt.writtenSeq.get(s.id) ?? 0;
+    const seq = writtenSeq(s.id);
     if (seq > readStartSeq) continue;
     present ??= new Set(messages.map((m) => m.id));
     if (present.has(s.id)) continue;

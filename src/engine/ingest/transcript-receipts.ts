@@ -59,7 +59,7 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && carries(rt, s, p)));
     // Typed or sent on a socket, not yet journaled delivered, and already in context.
     for (const s of rt.history.sent.values()) {
-      if (s.attemptedAt !== undefined && s.deliveredAt === undefined && s.undeliverableAt === undefined && found.prompts.some((p) => p.agent === s.to && carries(rt, s, p))) rt.seenEarly.add(s.id);
+      if (s.attemptedAt !== undefined && s.deliveredAt === undefined && s.undeliverableAt === undefined && found.prompts.some((p) => p.agent === s.to && carries(rt, s, p))) ctx.delivery.noteSeenEarly(rt, s.id);
     }
     if (seen.length) await ctx.delivery.markSeen(rt, seen.map((s) => s.id));
     const answers: Array<SendAttempt & { replyTo?: string[] }> = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));

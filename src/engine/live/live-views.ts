@@ -26,6 +26,8 @@ export interface LiveContext {
   emit: (e: AppEvent) => void;
   senderName: () => string;
   teams: () => Iterable<TeamRuntime>;
+  /** Why a queued message waits (deliveries know). */
+  waitReason: (rt: TeamRuntime, id: string) => string | undefined;
   /** Schedules a coalesced re-read: `seen` (transcripts), `sessions`, `t\0<team>` (its tasks). */
   schedule: (key: string) => void;
   /** Folder watches on (long-running hosts); one-shot commands read on demand only. */
@@ -151,7 +153,7 @@ export class LiveViews {
     // An ended team needs nothing (teamNeeds says so too): its facts are not worked out at all.
     const teams = [...this.ctx.teams()].filter((rt) => !rt.ended);
     return allNeeds(
-      teams.map((rt) => ({ rt, facts: this.facts(rt), activity: this.activityOf(rt) })),
+      teams.map((rt) => ({ rt, facts: this.facts(rt), activity: this.activityOf(rt), waitReason: (id: string) => this.ctx.waitReason(rt, id) })),
       this.ctx.senderName(),
       this.ctx.now(),
     );

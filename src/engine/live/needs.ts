@@ -20,6 +20,8 @@ export interface NeedsInput {
   rt: TeamRuntime;
   facts: ActivityFacts;
   activity: MemberActivity[];
+  /** Why a queued message waits (its delivery queue's reason). */
+  waitReason: (id: string) => string | undefined;
 }
 
 const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
@@ -34,7 +36,7 @@ const quoted = (text: string) => `"${short(text)}"`;
 
 /** The needs of one team. */
 export function teamNeeds(input: NeedsInput, senderName: string, now: number): NeedItem[] {
-  const { rt, facts, activity } = input;
+  const { rt, facts, activity, waitReason } = input;
   if (rt.ended) return [];
   const team = rt.id;
   const out: NeedItem[] = [];
@@ -69,7 +71,7 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
     if (s.undeliverableAt !== undefined || rt.goneReason(s.to) !== undefined) continue;
     if (s.deliveredAt === undefined) {
       if (now - s.queuedAt <= STUCK_MS) continue;
-      const why = rt.waitReason.get(s.id);
+      const why = waitReason(s.id);
       out.push({ id: `stuck-queued:${team}:${s.id}`, kind: 'stuck-queued', team, member: s.to, messageId: s.id, since: s.queuedAt, title: `A message to ${s.to} has been queued for ${minutes(now - s.queuedAt)}: ${quoted(s.text)}`, ...(why ? { detail: why } : {}) });
       continue;
     }

@@ -9,7 +9,6 @@ import type { ChannelKind, ChannelOption, MemberInfo, NeedItem, TeamSummary } fr
 import { leadReadsInbox, senderFor } from '../claude/era.js';
 import type { PeerUserLine } from '../claude/peer-socket.js';
 import { SocketChannel } from '../delivery/socket-channel.js';
-import { sentToThread } from '../history/views.js';
 import { HostedTerminals } from './hosted-terminals.js';
 import { SendRefusedError, type TeamServiceOptions } from './service-types.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
@@ -25,6 +24,8 @@ export interface MemberChannelsContext {
   emit: (e: AppEvent) => void;
   /** A member's message arrived on Teamdeck's socket: it is journaled as its answer. */
   onReply: (rt: TeamRuntime, line: PeerUserLine, replyTo: string[]) => void;
+  /** Claude said something new on its socket about a message sent that way: its thread line changes. */
+  onStatus: (rt: TeamRuntime, id: string) => void;
   /** A lead's turn ended (an idle notice on its socket): its transcript has the receipts. */
   onIdle: () => void;
   /** A terminal's state changed: its team's typed messages may go now. */
@@ -44,10 +45,7 @@ export class MemberChannels {
       senderName: ctx.senderName,
       teams: ctx.teams,
       onReply: ctx.onReply,
-      onStatus: (rt, id) => {
-        const s = rt.history.sent.get(id);
-        if (s) ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s) });
-      },
+      onStatus: ctx.onStatus,
       onIdle: () => ctx.onIdle(),
     });
     this.hosted = new HostedTerminals({

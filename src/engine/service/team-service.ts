@@ -86,6 +86,7 @@ export class TeamService implements TeamServiceApi {
     this.memberChannels = new MemberChannels({
       configDir, teamsRoot, now, senderName, teams, emit, terminalHost: opts.terminalHost,
       onReply: (rt, line, replyTo) => void answerToSocket(this.dir, rt, line, replyTo).catch(() => {}),
+      onStatus: (rt, id) => this.delivery.announceMessage(rt, id),
       onIdle: () => schedule('seen'),
       kick: (team) => {
         const rt = this.teams.get(team);
@@ -96,7 +97,6 @@ export class TeamService implements TeamServiceApi {
       teamsRoot, stateDir, now, emit, terminal: this.memberChannels.hosted.channelContext(), socket: this.memberChannels.sockets,
       backoff: opts.backoff ?? DEFAULT_BACKOFF,
       maxPending: opts.maxPendingPerTarget ?? DEFAULT_MAX_PENDING,
-      queuedCount: () => this.queuedCount(),
     });
     this.dir = new TeamDirectory({
       teamsRoot, stateDir, configDir, now, emit, senderName, stopping, schedule, delivery: this.delivery,
@@ -110,7 +110,7 @@ export class TeamService implements TeamServiceApi {
       stateDir,
       onProblem: (message) => this.dir.problem({ kind: 'journal', file: 'search/index.sqlite', message }),
     });
-    this.live = new LiveViews({ configDir, now, emit, senderName, teams, schedule, stopping, watch: this.watchEnabled });
+    this.live = new LiveViews({ configDir, now, emit, senderName, teams, schedule, stopping, watch: this.watchEnabled, waitReason: (rt, id) => this.delivery.waitReasonOf(rt, id) });
     this.reading = new ReadSchedule({
       teamsRoot, now, stopping, dir: this.dir, live: this.live, watch: this.watchEnabled,
       openInBackground: opts.openInBackground ?? false,
@@ -156,7 +156,7 @@ export class TeamService implements TeamServiceApi {
     await this.reading.background;
     await Promise.all(this.preparing);
     await this.searchIndex.stop().catch(() => {});
-    for (const t of this.teams.values()) for (const o of t.outboxes.values()) await o.stop();
+    await this.delivery.stop();
     // What the last sends left running after their answer: lock releases, inbox folder fsyncs.
     await inboxWritesSettled();
     await this.reading.settled();
@@ -322,19 +322,20 @@ export class TeamService implements TeamServiceApi {
   async thread(team: string, member: string): Promise<ThreadMessage[]> {
     const rt = await this.resolve(team);
     const m = this.memberOf(rt, member);
-    return threadOf(rt, m.name);
+    return threadOf(rt, m.name, this.delivery.notesOf(rt));
   }
 
   async feed(team: string): Promise<ThreadMessage[]> {
     const rt = await this.resolve(team);
-    return feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()));
+    return feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()), this.delivery.notesOf(rt));
   }
 
   /** A member's thread, or the whole team's feed, as a file (the words and format: history/export.ts). */
   async export(req: ExportRequest): Promise<ExportFile> {
     const rt = await this.resolve(req.team);
     const m = req.member === undefined ? undefined : this.memberOf(rt, req.member);
-    const messages = m ? threadOf(rt, m.name) : feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()));
+    const notes = this.delivery.notesOf(rt);
+    const messages = m ? threadOf(rt, m.name, notes) : feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()), notes);
     return buildExport({ team: this.dir.summaryOf(rt), member: m, messages, exportedAt: this.now(), timeZone: req.timeZone }, req.format);
   }
 
@@ -390,9 +391,7 @@ export class TeamService implements TeamServiceApi {
   }
 
   queuedCount(): number {
-    let n = 0;
-    for (const rt of this.teams.values()) for (const o of rt.outboxes.values()) n += o.size;
-    return n;
+    return this.delivery.queuedCount();
   }
 
   /** Removes `.dead-*` lock leftovers from crashed owners. */

@@ -1,9 +1,8 @@
 // Everything the engine holds for one team: what Claude's files say now (config, inbox owners),
 // what the journal folded (history and sends), and the derived facts (era, presence, receipts).
-import type { DeliveryStatus, MemberInfo, TeamEra, TeamSummary } from '../../shared/types.js';
+import type { MemberInfo, TeamEra, TeamSummary } from '../../shared/types.js';
 import type { TeamConfig } from '../claude/config.js';
 import type { TeamHistory } from '../journal/team-history.js';
-import type { TargetOutbox } from '../delivery/outbox.js';
 import type { InboxMark } from '../ingest/inbox-marks.js';
 import type { TeamMeta } from '../journal/team-meta.js';
 import type { TranscriptWatch } from '../claude/transcripts.js';
@@ -11,7 +10,6 @@ import type { LeadSession, LeadSessionReader } from '../claude/sessions.js';
 import type { AgentTrack } from '../live/activity.js';
 import { TeamFacts } from './facts.js';
 import { TeamProblems } from './problems.js';
-import type { PeerNote } from '../delivery/socket-channel.js';
 
 interface InboxSeen {
   size: number;
@@ -24,7 +22,6 @@ export class TeamRuntime {
   configLooks: string | undefined;
   owners: string[] = [];
   members: MemberInfo[] = [];
-  outboxes = new Map<string, TargetOutbox>();
   era: TeamEra = 'legacy';
   /** Set once the team ended: its folder is gone, or its lead's process is. */
   ended: { at: number; reason: string } | undefined;
@@ -32,18 +29,6 @@ export class TeamRuntime {
   meta: TeamMeta | undefined;
   /** Per inbox, the read of it under way (inbox-ingest.ts: one at a time). */
   ingesting = new Map<string, Promise<void>>();
-  /**
-   * Typed or socket messages found in their recipient's transcript before their delivery was
-   * journaled (Claude can take the keys and write the row before the journal append): marked
-   * seen as soon as it is.
-   */
-  seenEarly = new Set<string>();
-  /** Status last announced per sent id, to emit only changes. */
-  announced = new Map<string, DeliveryStatus>();
-  /** Why each waiting message waits. */
-  waitReason = new Map<string, string>();
-  /** Write sequence at which each sent id was written into its inbox in this process. */
-  writtenSeq = new Map<string, number>();
   seen = new Map<string, InboxSeen>();
   /** Inboxes whose last read is folded into the journal, as they looked then (history/inbox-marks.ts). */
   folded = new Map<string, InboxMark>();
@@ -60,8 +45,6 @@ export class TeamRuntime {
   activityShown = '';
   /** Entries in each inbox file at its last read (orphan inboxes in the needs-you queue). */
   inboxCounts = new Map<string, number>();
-  /** What Claude said on its socket about messages sent that way (held, delivered, denied…); not journaled. */
-  peerNotes = new Map<string, PeerNote>();
 
   constructor(
     readonly id: string,

@@ -23,8 +23,10 @@ export interface EndedTeamsContext {
    * the next scan would open it again as a folder and mark it ended anew.
    */
   folderPresent: (id: string) => Promise<boolean>;
-  /** Whatever else holds the runtime lets go of it (live views' task boards). */
-  onEvict?: (rt: TeamRuntime) => void;
+  /** Something of the team's is still on its way (a queue holds a message): it is not closed. */
+  hasPending: (rt: TeamRuntime) => boolean;
+  /** Whatever else holds the runtime lets go of it (its delivery queues stop, live views' task boards go). */
+  onEvict?: (rt: TeamRuntime) => Promise<void> | void;
   /** How many ended teams stay open (default OPEN_ENDED_TEAMS). */
   keepOpen?: number;
 }
@@ -169,7 +171,7 @@ export class EndedTeams {
       const over = this.recent.slice(0, Math.max(0, this.recent.length - keep));
       for (const id of over) {
         const rt = this.ctx.teams.get(id);
-        if (!rt?.ended || this.ctx.isOpening(id) || [...rt.outboxes.values()].some((o) => o.load > 0)) continue;
+        if (!rt?.ended || this.ctx.isOpening(id) || this.ctx.hasPending(rt)) continue;
         if (await this.ctx.folderPresent(id)) continue;
         // Still open, not being opened, and not asked for meanwhile.
         const place = this.recent.indexOf(id);
@@ -177,8 +179,7 @@ export class EndedTeams {
         this.index.put(entryOf(rt));
         this.ctx.teams.delete(id);
         this.recent = this.recent.filter((x) => x !== id);
-        for (const o of rt.outboxes.values()) await o.stop();
-        this.ctx.onEvict?.(rt);
+        await this.ctx.onEvict?.(rt);
         await rt.history.close().catch(() => {});
       }
     } finally {

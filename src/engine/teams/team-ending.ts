@@ -21,7 +21,11 @@ export function endedTeamsOf(dir: TeamDirectory): EndedTeams {
     problem: (p) => dir.problem(p),
     isOpening: (id) => dir.isOpening(id),
     folderPresent: (id) => dir.folderPresent(id),
-    onEvict: (rt) => dir.ctx.onEvict?.(rt),
+    hasPending: (rt) => dir.ctx.delivery.hasPending(rt),
+    onEvict: async (rt) => {
+      await dir.ctx.delivery.forget(rt);
+      dir.ctx.onEvict?.(rt);
+    },
   });
 }
 
