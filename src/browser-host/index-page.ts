@@ -27,7 +27,7 @@ import { BOOT_ELEMENT_ID, firstTeam, scriptSafeJson, type HostBoot } from '../sh
 import type { RosterEntry } from '../shared/types.js';
 import type { FirstScreenRenderer } from './first-screen.js';
 import { allowStyle, inlineStylesheet } from './inline-style.js';
-import type { HostHandlers } from './server.js';
+import type { HostHandlers } from './host-handlers.js';
 
 /**
  * How long the page's end waits for its first snapshot and roster; past it, the page goes without

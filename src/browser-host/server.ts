@@ -20,10 +20,13 @@ import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import type { AppEvent, Result } from '../shared/contract.js';
+import type { Result } from '../shared/contract.js';
 import { wsClientMessageSchema, type WsServerMessage } from '../shared/contract-schema.js';
 import type { FirstScreenRenderer } from './first-screen.js';
+import type { HostHandlers } from './host-handlers.js';
 import { BOOT_WAIT_MS, createIndexPage } from './index-page.js';
+
+export type { HostHandlers } from './host-handlers.js';
 
 export const TOKEN_BYTES = 32;
 export const WS_PATH = '/ws';
@@ -33,15 +36,6 @@ const MAX_BUFFERED = 16 * 1024 * 1024;
 /** A static file up to this size is read whole and sent in one write; a larger one is streamed. */
 const ONE_WRITE_MAX = 2 * 1024 * 1024;
 const RESYNC = JSON.stringify({ t: 'resync' });
-
-/** What the host needs from the API layer (ApiHandlers provides both). */
-export interface HostHandlers {
-  /** Validates and runs one untrusted call; never throws. */
-  dispatch(name: unknown, args: unknown): Promise<Result<unknown>>;
-  onEvent(listener: (event: AppEvent) => void): () => void;
-  /** Starts reading the team the page opens first, before its roster is asked for; resolves once it is read. Never rejects. */
-  prepare?(team: string): Promise<void>;
-}
 
 export interface HostOptions {
   handlers: HostHandlers;

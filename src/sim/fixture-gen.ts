@@ -4,99 +4,19 @@
 // to the user in user.json, configs laid out the way Claude writes them, and optionally one
 // inbox per team grown to a given size or one very long thread. The same options and seed
 // always write the same bytes.
-import { lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { inboxFileStem, teamDirName } from '../engine/claude/paths.js';
-import { createRng, type Rng } from './prng.js';
+import { teamDirName } from '../engine/claude/paths.js';
+import { createRng } from './prng.js';
+import { configFor } from './fixture-config.js';
+import { exists, writeTeamFolder, type GenInbox } from './fixture-files.js';
+import { generateHistory, userThread } from './fixture-history.js';
+import { growInbox, layInboxes, type GenMode } from './fixture-inboxes.js';
+import { colorsOf, LEAD, planTeam, teamName } from './fixture-team-plan.js';
+import { Words } from './fixture-words.js';
 
-export const LEAD = 'team-lead';
-export const USER = 'user';
-
-/** Claude hands teammates colours in this order. */
-const COLORS = ['blue', 'green', 'yellow', 'purple', 'orange', 'pink', 'cyan', 'red'] as const;
-/** Teammates in a real team are named for their role. */
-const ROLES = [
-  'researcher',
-  'implementer',
-  'tester',
-  'reviewer',
-  'frontend-dev',
-  'backend-dev',
-  'docs-writer',
-  'security-auditor',
-  'perf-analyst',
-  'db-migrator',
-  'api-designer',
-  'release-manager',
-] as const;
-const ADJECTIVES = ['humble', 'moonlit', 'brisk', 'quiet', 'golden', 'rapid', 'patient', 'silver', 'clever', 'gentle', 'bold', 'misty', 'sunny', 'steady', 'eager', 'lucky'];
-const VERBS = ['chasing', 'dancing', 'hopping', 'drifting', 'gliding', 'racing', 'digging', 'singing', 'weaving', 'roaming', 'climbing', 'diving'];
-const ANIMALS = ['goose', 'meerkat', 'otter', 'falcon', 'badger', 'heron', 'lynx', 'marmot', 'puffin', 'gecko', 'walrus', 'koala', 'ibex', 'raven', 'tapir', 'yak'];
-const PROJECTS = [
-  'Harden the auth service and its session handling',
-  'Move the billing webhooks to the new queue',
-  'Cut p99 latency of the search API',
-  'Migrate the orders tables without downtime',
-  'Make the upload client resumable',
-  'Bring the docs in line with the v3 API',
-  'Stabilise the flaky integration suite',
-  'Add rate limiting to the public endpoints',
-];
-const SUBJECTS = [
-  'the auth middleware',
-  'session refresh',
-  'the upload client',
-  'the retry policy',
-  'the billing webhook handler',
-  'the orders migration',
-  'the flaky checkout test',
-  'the LRU cache',
-  'rate limiting',
-  'the search indexer',
-  'the CI pipeline',
-  'error reporting',
-  'the settings page',
-  'the nightly export job',
-  'websocket reconnects',
-  'the config loader',
-];
-const ACTIONS = ['check', 'fix', 'profile', 'refactor', 'document', 'review', 'add tests for', 'trace', 'benchmark', 'simplify'];
-const FILES = [
-  'src/auth/session.ts',
-  'src/api/upload.ts',
-  'src/db/migrations/0042_orders.sql',
-  'src/workers/export.ts',
-  'test/integration/billing.test.ts',
-  'src/cache/lru.ts',
-  'src/server/ws.ts',
-  'docs/architecture.md',
-  'src/config/load.ts',
-  'src/search/indexer.ts',
-  'src/api/rate-limit.ts',
-  'src/ui/settings/Page.tsx',
-];
-const FINDINGS = [
-  'the refresh token is re-used after logout',
-  'two requests race on the same cache key',
-  'the retry loop never backs off past 200 ms',
-  'the migration holds a table lock for the whole backfill',
-  'an unawaited promise swallows the error',
-  'the index is rebuilt on every deploy',
-  'the test depends on wall-clock time',
-  'the handler parses the body twice',
-  'a missing index makes the lookup a full scan',
-  'the reconnect timer is never cleared',
-];
-const OUTCOMES = ['All tests pass.', 'CI is green.', 'Two edge cases are left for review.', 'Nothing else changed.', 'Notes are in the task file.', 'Ready for the next step.', 'p99 went from 840 ms to 95 ms.', 'No schema change was needed.'];
-const CODE = [
-  "```ts\nconst res = await fetchWithRetry(url, { retries: 3, baseMs: 200 });\nif (!res.ok) throw new UploadError(res.status);\n```",
-  "```sql\nCREATE INDEX CONCURRENTLY orders_customer_idx ON orders (customer_id);\n```",
-  "```ts\nexport function backoff(attempt: number): number {\n  return Math.min(5_000, 200 * 2 ** attempt) * (0.5 + Math.random() / 2);\n}\n```",
-  "```diff\n- await session.refresh();\n+ if (!session.revoked) await session.refresh();\n```",
-  "```sh\nnpm test -- --run test/integration/billing.test.ts\n```",
-];
-
-export type GenMode = 'flag' | 'prune';
+export type { GenInbox } from './fixture-files.js';
+export type { GenMode } from './fixture-inboxes.js';
 
 export interface GenOptions {
   teamsDir: string;
@@ -133,12 +53,6 @@ export interface GenOptions {
   only?: { from: number; to: number };
 }
 
-export interface GenInbox {
-  owner: string;
-  messages: number;
-  bytes: number;
-}
-
 export interface GenTeam {
   id: string;
   name: string;
@@ -166,344 +80,6 @@ export interface GenResult {
 
 export const DEFAULT_END = Date.parse('2026-02-09T16:00:00.000Z');
 
-interface Msg {
-  from: string;
-  text: string;
-  summary?: string;
-  timestamp: string;
-  color?: string;
-  read: boolean;
-  [k: string]: unknown;
-}
-
-/** A message before its time is fixed: history is generated forward, then shifted to end at `end`. */
-interface Pending {
-  owner: string;
-  t: number;
-  /** Whether the owner's poll has taken it (decides read:true or pruned). */
-  consumed: boolean;
-  make: (iso: string) => Msg;
-}
-
-function uuid(rng: Rng): string {
-  const h = () => rng.int(0, 0xffff).toString(16).padStart(4, '0');
-  return `${h()}${h()}-${h()}-4${h().slice(1)}-${(8 + rng.int(0, 3)).toString(16)}${h().slice(1)}-${h()}${h()}${h()}`;
-}
-
-/** Bytes one entry takes inside Claude's `JSON.stringify(array, null, 2)`, its separator included. */
-function entryBytes(m: Msg): number {
-  const s = JSON.stringify(m, null, 2);
-  let lines = 1;
-  for (let i = s.indexOf('\n'); i >= 0; i = s.indexOf('\n', i + 1)) lines++;
-  return Buffer.byteLength(s, 'utf8') + lines * 2 + 2;
-}
-
-class Words {
-  constructor(private readonly rng: Rng) {}
-  pick<T>(list: readonly T[]): T {
-    return this.rng.pick(list);
-  }
-  request(): { text: string; summary: string } {
-    const subject = this.pick(SUBJECTS);
-    const action = this.pick(ACTIONS);
-    const forms = [
-      () => `Please ${action} ${subject}.`,
-      () => `Can you ${action} ${subject}? Start with \`${this.pick(FILES)}\`.`,
-      () => `What happens to ${subject} when ${this.pick(FINDINGS)}?`,
-      () => `Next: ${action} ${subject}, then tell me what you changed and why.\n\nKeep the public API as it is.`,
-    ];
-    return { text: this.pick(forms)(), summary: `${action[0]!.toUpperCase()}${action.slice(1)} ${subject}`.slice(0, 48) };
-  }
-  reply(): { text: string; summary: string } {
-    const subject = this.pick(SUBJECTS);
-    const file = this.pick(FILES);
-    const finding = this.pick(FINDINGS);
-    const forms = [
-      () => `Done: ${subject} is fixed in \`${file}\`. ${this.pick(OUTCOMES)}`,
-      () => `Found it: ${finding}.\n\n- cause: \`${file}\`\n- fix: guard the call and add a regression test\n- risk: low\n\n${this.pick(OUTCOMES)}`,
-      () => `Done with ${subject}.\n\n${this.pick(CODE)}\n\n${this.pick(OUTCOMES)}`,
-      () => `Short answer: ${finding}. Details are in \`${file}\`.`,
-      () => `**${subject}**: three things changed.\n\n1. ${this.pick(FINDINGS)}\n2. ${this.pick(FINDINGS)}\n3. ${this.pick(FINDINGS)}\n\n${this.pick(OUTCOMES)} ${this.pick(OUTCOMES)}`,
-    ];
-    return { text: this.pick(forms)(), summary: `${subject}: ${this.pick(['done', 'fixed', 'findings', 'answer', 'report'])}`.slice(0, 48) };
-  }
-  report(): { text: string; summary: string } {
-    const subject = this.pick(SUBJECTS);
-    const lines = Array.from({ length: this.rng.int(2, 6) }, () => `- ${this.pick(FINDINGS)} (\`${this.pick(FILES)}\`)`);
-    const code = this.rng.chance(0.3) ? `\n\n${this.pick(CODE)}` : '';
-    const text = `Task complete: ${subject}.\n\nKey findings:\n${lines.join('\n')}${code}\n\n${this.pick(OUTCOMES)}`;
-    return { text, summary: `${subject} done`.slice(0, 48) };
-  }
-  instruction(): { text: string; summary: string } {
-    const subject = this.pick(SUBJECTS);
-    return {
-      text: `${this.pick(['Thanks.', 'Good.', 'Noted.'])} Now ${this.pick(ACTIONS)} ${subject}; coordinate with the others before touching \`${this.pick(FILES)}\`.`,
-      summary: `Next: ${subject}`.slice(0, 48),
-    };
-  }
-  peer(): string {
-    return this.pick([
-      `Heads up: I am changing \`${this.pick(FILES)}\`, please hold off for a few minutes.`,
-      `Did you see that ${this.pick(FINDINGS)}? It may explain your failure.`,
-      `Pushed my part of ${this.pick(SUBJECTS)}; your turn.`,
-      `Can you review my change to ${this.pick(SUBJECTS)}?`,
-    ]);
-  }
-}
-
-interface TeamPlan {
-  name: string;
-  id: string;
-  teammates: string[];
-  terminated: Set<string>;
-}
-
-function teamName(rng: Rng, used: Set<string>): string {
-  for (;;) {
-    const n = `${rng.pick(ADJECTIVES)}-${rng.pick(VERBS)}-${rng.pick(ANIMALS)}`;
-    if (!used.has(n)) {
-      used.add(n);
-      return n;
-    }
-    if (used.size >= ADJECTIVES.length * VERBS.length * ANIMALS.length) return `${n}-${used.size}`;
-  }
-}
-
-function roleNames(n: number): string[] {
-  return Array.from({ length: n }, (_, i) => (i < ROLES.length ? ROLES[i]! : `worker-${i + 1 - ROLES.length}`));
-}
-
-/** Generates one team's traffic in time order; returns pending messages per owner. */
-function generateHistory(
-  rng: Rng,
-  words: Words,
-  plan: TeamPlan,
-  total: number,
-  colorOf: (m: string) => string | undefined,
-): { pending: Pending[]; end: number } {
-  const pending: Pending[] = [];
-  const mates = plan.teammates;
-  const live = mates.filter((m) => !plan.terminated.has(m));
-  // Some teammates are much busier than others, as in real teams.
-  const weights = mates.map((_, i) => 1 / Math.pow(i + 1, 0.7));
-  const sum = weights.reduce((a, b) => a + b, 0);
-  const busy = (pool: string[]) => {
-    for (;;) {
-      let r = rng.next() * sum;
-      for (let i = 0; i < mates.length; i++) {
-        r -= weights[i]!;
-        if (r <= 0) {
-          if (pool.includes(mates[i]!)) return mates[i]!;
-          break;
-        }
-      }
-      if (pool.length === 1) return pool[0]!;
-    }
-  };
-  let t = 0;
-  let taskId = 0;
-  let count = 0;
-  const add = (owner: string, make: (iso: string) => Msg) => {
-    t += rng.int(2_000, 90_000);
-    pending.push({ owner, t, consumed: true, make });
-    count++;
-  };
-  const idle = (m: string) => {
-    const idleReason = rng.chance(0.85) ? 'available' : 'interrupted';
-    add(LEAD, (iso) => ({
-      from: m,
-      text: JSON.stringify({ type: 'idle_notification', from: m, timestamp: iso, idleReason }),
-      timestamp: iso,
-      color: colorOf(m),
-      read: true,
-    }));
-  };
-  // Members that will shut down work until the end, then the shutdowns close the history.
-  const closing = plan.terminated.size * 2;
-  while (count < total - closing) {
-    const roll = rng.next();
-    const pool = live.length && rng.chance(0.85) ? live : mates;
-    const m = busy(pool);
-    if (roll < 0.3) {
-      // The user asks, the member answers in user.json, then goes idle.
-      const q = words.request();
-      const id = uuid(rng);
-      add(m, (iso) => ({ from: USER, text: q.text, summary: q.summary, timestamp: iso, read: true, type: 'message', msgV: 1, msg_id: id, messageId: id }));
-      const a = words.reply();
-      add(USER, (iso) => ({ from: m, text: a.text, summary: a.summary, timestamp: iso, color: colorOf(m), read: false }));
-      if (rng.chance(0.7)) idle(m);
-    } else if (roll < 0.55) {
-      // The lead assigns a task; the member reports back and goes idle.
-      const id = String(++taskId);
-      const subject = `${words.pick(ACTIONS)} ${words.pick(SUBJECTS)}`;
-      const description = `${words.request().text} Write what you find in the task file.`;
-      add(m, (iso) => ({
-        from: LEAD,
-        text: JSON.stringify({
-          type: 'task_assignment',
-          taskId: id,
-          subject: subject[0]!.toUpperCase() + subject.slice(1),
-          description,
-          assignedBy: LEAD,
-          timestamp: iso,
-        }),
-        timestamp: iso,
-        read: true,
-      }));
-      if (rng.chance(0.5)) {
-        const r = words.report();
-        add(LEAD, (iso) => ({ from: m, text: r.text, summary: r.summary, timestamp: iso, color: colorOf(m), read: true }));
-      }
-      idle(m);
-    } else if (roll < 0.72) {
-      // Idle notifications pile up in the lead's inbox.
-      idle(m);
-    } else if (roll < 0.84) {
-      const ins = words.instruction();
-      add(m, (iso) => ({ from: LEAD, text: ins.text, summary: ins.summary, timestamp: iso, read: true }));
-    } else if (roll < 0.95 && mates.length > 1) {
-      // Teammate to teammate.
-      const others = pool.filter((x) => x !== m);
-      const to = others.length ? rng.pick(others) : rng.pick(mates.filter((x) => x !== m));
-      const text = words.peer();
-      add(to, (iso) => ({ from: m, text, summary: text.slice(0, 40), timestamp: iso, color: colorOf(m), read: true }));
-      if (rng.chance(0.5)) {
-        const back = words.peer();
-        add(m, (iso) => ({ from: to, text: back, summary: back.slice(0, 40), timestamp: iso, color: colorOf(to), read: true }));
-      }
-    } else {
-      // A plan for approval, and the lead's answer.
-      const requestId = `plan-${uuid(rng).slice(0, 8)}@${m}`;
-      const subject = words.pick(SUBJECTS);
-      const step = words.pick(FINDINGS);
-      const approved = rng.chance(0.8);
-      add(LEAD, (iso) => ({
-        from: m,
-        text: JSON.stringify({
-          type: 'plan_approval_request',
-          from: m,
-          timestamp: iso,
-          planFilePath: `.claude/plans/${inboxFileStem(m)}-${requestId.slice(5, 13)}.md`,
-          planContent: `# Plan: ${subject}\n\n1. Reproduce\n2. ${step}\n3. Fix and test`,
-          requestId,
-        }),
-        timestamp: iso,
-        color: colorOf(m),
-        read: true,
-      }));
-      add(m, (iso) => ({
-        from: LEAD,
-        text: JSON.stringify({ type: 'plan_approval_response', requestId, approved, ...(approved ? {} : { feedback: 'Split the migration into two steps first.' }), timestamp: iso }),
-        timestamp: iso,
-        read: true,
-      }));
-    }
-  }
-  // Episodes add a few messages at a time: the history stops at exactly K, mid-conversation.
-  pending.length = Math.min(pending.length, Math.max(0, total - closing));
-  for (const m of plan.terminated) {
-    let requestMs = 0;
-    add(m, (iso) => {
-      requestMs = Date.parse(iso);
-      return {
-        from: LEAD,
-        text: JSON.stringify({ type: 'shutdown_request', requestId: `shutdown-${requestMs}@${m}`, from: LEAD, reason: 'Work is complete. Shutting down the team. Thank you!', timestamp: iso }),
-        timestamp: iso,
-        read: true,
-      };
-    });
-    add(LEAD, (iso) => ({
-      from: m,
-      text: JSON.stringify({ type: 'shutdown_approved', requestId: `shutdown-${requestMs}@${m}`, from: m, timestamp: iso, paneId: 'in-process', backendType: 'in-process' }),
-      timestamp: iso,
-      color: colorOf(m),
-      read: true,
-    }));
-  }
-  return { pending, end: t };
-}
-
-function configFor(plan: TeamPlan, rng: Rng, words: Words, createdAt: number, cwd: string, colorOf: (m: string) => string | undefined): Record<string, unknown> {
-  const members: Record<string, unknown>[] = [
-    {
-      agentId: `${LEAD}@${plan.name}`,
-      name: LEAD,
-      agentType: 'team-lead',
-      model: 'claude-opus-4-6',
-      joinedAt: createdAt,
-      tmuxPaneId: '',
-      cwd,
-      subscriptions: [],
-    },
-  ];
-  plan.teammates.forEach((m, i) => {
-    const joinedAt = createdAt + 30_000 + i * rng.int(4_000, 9_000);
-    // The lead removes a member from the config once its shutdown is approved.
-    if (plan.terminated.has(m)) return;
-    const tmux = i % 3 === 2;
-    const entry: Record<string, unknown> = {
-      agentId: `${m}@${plan.name}`,
-      name: m,
-      agentType: i % 4 === 1 ? 'Explore' : 'general-purpose',
-      model: rng.pick(['claude-opus-4-6', 'sonnet', 'haiku']),
-      prompt: `You are part of the ${plan.name} team. ${words.request().text} Report to the lead when done.`,
-      color: colorOf(m),
-      planModeRequired: false,
-      joinedAt,
-      tmuxPaneId: tmux ? `%${i + 2}` : 'in-process',
-      cwd,
-      subscriptions: [],
-      backendType: tmux ? 'tmux' : 'in-process',
-    };
-    if (tmux) entry.isActive = true;
-    members.push(entry);
-  });
-  return {
-    name: plan.name,
-    description: words.pick(PROJECTS),
-    createdAt,
-    leadAgentId: `${LEAD}@${plan.name}`,
-    leadSessionId: uuid(rng),
-    members,
-  };
-}
-
-/** Claude's current writer: the whole file to `<file>.tmp.<8 hex>`, renamed over the target. */
-async function writeLikeClaude(path: string, text: string, rng: Rng): Promise<void> {
-  const tmp = `${path}.tmp.${rng.int(0, 0xffffffff).toString(16).padStart(8, '0')}`;
-  await writeFile(tmp, text);
-  await rename(tmp, path);
-}
-
-async function exists(p: string): Promise<boolean> {
-  return lstat(p).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** Filler addressed to `owner`, older than the history, until its inbox holds about `bytes`. */
-function filler(rng: Rng, words: Words, owner: string, teammates: string[], colorOf: (m: string) => string | undefined): (iso: string) => Msg {
-  const m = rng.pick(teammates.filter((x) => x !== owner).length ? teammates.filter((x) => x !== owner) : teammates);
-  if (owner === USER) {
-    const a = words.reply();
-    return (iso) => ({ from: m, text: a.text, summary: a.summary, timestamp: iso, color: colorOf(m), read: false });
-  }
-  if (owner === LEAD) {
-    if (rng.chance(0.55)) {
-      return (iso) => ({ from: m, text: JSON.stringify({ type: 'idle_notification', from: m, timestamp: iso, idleReason: 'available' }), timestamp: iso, color: colorOf(m), read: true });
-    }
-    const r = words.report();
-    return (iso) => ({ from: m, text: r.text, summary: r.summary, timestamp: iso, color: colorOf(m), read: true });
-  }
-  if (rng.chance(0.5)) {
-    const ins = words.instruction();
-    return (iso) => ({ from: LEAD, text: ins.text, summary: ins.summary, timestamp: iso, read: true });
-  }
-  const text = words.peer();
-  return (iso) => ({ from: m, text, summary: text.slice(0, 40), timestamp: iso, color: colorOf(m), read: true });
-}
-
 export async function generateTeams(opts: GenOptions): Promise<GenResult> {
   const nTeams = opts.teams ?? 1;
   const nMembers = opts.members ?? 4;
@@ -528,13 +104,9 @@ export async function generateTeams(opts: GenOptions): Promise<GenResult> {
     const name = names[ti]!;
     const rng = createRng(seed, `team:${ti}`);
     const words = new Words(rng);
-    const teammates = roleNames(nMembers - 1);
-    const shutdowns = Math.min(opts.shutdowns ?? (teammates.length >= 3 ? 1 : 0), teammates.length - 1);
-    const plan: TeamPlan = { name, id: teamDirName(name), teammates, terminated: new Set(teammates.slice(teammates.length - Math.max(0, shutdowns))) };
-    const colorOf = (m: string) => {
-      const i = teammates.indexOf(m);
-      return i < 0 ? undefined : COLORS[i % COLORS.length];
-    };
+    const plan = planTeam(name, nMembers, opts.shutdowns);
+    const teammates = plan.teammates;
+    const colorOf = colorsOf(teammates);
     const dir = join(opts.teamsDir, plan.id);
     if (await exists(dir)) {
       if (!opts.force) throw new Error(`${dir} already exists; pass force to replace it`);
@@ -548,98 +120,33 @@ export async function generateTeams(opts: GenOptions): Promise<GenResult> {
     let longThread: GenTeam['longThread'];
     if (ti === longIn && opts.thread && opts.thread > 0) {
       const who = teammates[0]!;
-      const span = Math.max(gen.end, opts.thread * 30_000);
-      for (let i = 0; i < opts.thread; i++) {
-        const t = Math.floor(((i + rng.next() * 0.5) / opts.thread) * span);
-        if (i % 2 === 0) {
-          const q = words.request();
-          const id = uuid(rng);
-          pending.push({ owner: who, t, consumed: true, make: (iso) => ({ from: USER, text: q.text, summary: q.summary, timestamp: iso, read: true, type: 'message', msgV: 1, msg_id: id, messageId: id }) });
-        } else {
-          const a = words.reply();
-          pending.push({ owner: USER, t, consumed: true, make: (iso) => ({ from: who, text: a.text, summary: a.summary, timestamp: iso, color: colorOf(who), read: false }) });
-        }
-      }
+      for (const p of userThread(rng, words, who, opts.thread, Math.max(gen.end, opts.thread * 30_000), colorOf)) pending.push(p);
       longThread = { member: who, messages: opts.thread };
     }
 
-    // The newest messages have not been polled yet: they are unread (and survive a prune).
-    const last = pending.reduce((mx, p) => Math.max(mx, p.t), 0);
-    const shift = end - last;
-    const unreadAfter = last - Math.max(60_000, last * 0.01);
-    for (const p of pending) if (p.t > unreadAfter && !plan.terminated.has(p.owner)) p.consumed = false;
+    const laid = layInboxes(pending, plan, mode, end);
+    if (opts.inboxBytes && opts.inboxBytes > 0) growInbox(laid, opts.inboxOwner ?? LEAD, opts.inboxBytes, mode, rng, words, teammates, colorOf);
 
-    const byOwner = new Map<string, { t: number; msg: Msg }[]>();
-    const ownerList = (o: string) => {
-      let l = byOwner.get(o);
-      if (!l) byOwner.set(o, (l = []));
-      return l;
-    };
-    for (const o of [LEAD, ...teammates, USER]) ownerList(o);
-    for (const p of pending) {
-      const msg = p.make(new Date(p.t + shift).toISOString());
-      if (msg.color === undefined) delete msg.color;
-      if (p.owner !== USER) {
-        if (mode === 'prune' && p.consumed) continue;
-        msg.read = p.consumed;
-      }
-      ownerList(p.owner).push({ t: p.t, msg });
-    }
-    for (const list of byOwner.values()) list.sort((a, b) => a.t - b.t);
-
-    // Grow one inbox with older traffic to the asked size.
-    if (opts.inboxBytes && opts.inboxBytes > 0) {
-      const owner = opts.inboxOwner ?? LEAD;
-      const list = ownerList(owner);
-      let size = 4 + list.reduce((n, e) => n + entryBytes(e.msg), 0);
-      const older: { t: number; msg: Msg }[] = [];
-      let t = (list[0]?.t ?? 0) + shift;
-      while (size < opts.inboxBytes) {
-        t -= rng.int(2_000, 90_000);
-        const msg = filler(rng, words, owner, teammates, colorOf)(new Date(t).toISOString());
-        if (owner !== USER) msg.read = mode === 'flag';
-        const b = entryBytes(msg);
-        if (size + b > opts.inboxBytes && older.length > 0) break;
-        size += b;
-        older.push({ t: t - shift, msg });
-      }
-      byOwner.set(owner, [...older.reverse(), ...list]);
-    }
-
-    await mkdir(join(dir, 'inboxes'), { recursive: true });
-    let first = last;
-    for (const list of byOwner.values()) if (list.length) first = Math.min(first, list[0]!.t);
-    const createdAt = first + shift - 60 * 60_000;
+    let first = laid.last;
+    for (const list of laid.byOwner.values()) if (list.length) first = Math.min(first, list[0]!.t);
+    const createdAt = first + laid.shift - 60 * 60_000;
     const config = configFor(plan, rng, words, createdAt, cwd, colorOf);
-    await writeLikeClaude(join(dir, 'config.json'), JSON.stringify(config, null, 2), rng);
-    const team: GenTeam = {
+    const inboxes = await writeTeamFolder(dir, config, laid.byOwner, rng);
+    const messages = inboxes.reduce((n, i) => n + i.messages, 0);
+    result.bytes += inboxes.reduce((n, i) => n + i.bytes, 0);
+    result.messages += messages;
+    result.teams.push({
       id: plan.id,
       name,
       dir,
       lead: LEAD,
       teammates,
       terminated: [...plan.terminated],
-      messages: 0,
+      messages,
       history,
-      inboxes: [],
+      inboxes,
       ...(longThread ? { longThread } : {}),
-    };
-    for (const [owner, list] of byOwner) {
-      // An inbox exists once someone wrote to it; Claude creates the lead's and each member's early.
-      if (list.length === 0 && owner === USER) continue;
-      const text = JSON.stringify(
-        list.map((e) => e.msg),
-        null,
-        2,
-      );
-      await writeLikeClaude(join(dir, 'inboxes', `${inboxFileStem(owner)}.json`), text, rng);
-      const bytes = Buffer.byteLength(text);
-      team.inboxes.push({ owner, messages: list.length, bytes });
-      team.messages += list.length;
-      result.bytes += bytes;
-    }
-    result.messages += team.messages;
-    result.teams.push(team);
+    });
   }
   return result;
 }

@@ -44,6 +44,12 @@ export function createRng(seed: number, salt = ''): Rng {
   };
 }
 
+/** A version-4-shaped UUID drawn from `rng`, so seeded output names the same ids every run. */
+export function seededUuid(rng: Rng): string {
+  const h = () => rng.int(0, 0xffff).toString(16).padStart(4, '0');
+  return `${h()}${h()}-${h()}-4${h().slice(1)}-${(8 + rng.int(0, 3)).toString(16)}${h().slice(1)}-${h()}${h()}${h()}`;
+}
+
 /** A seed for runs that did not ask for one; reported so the run can be repeated. */
 export function randomSeed(): number {
   return Math.floor(Math.random() * 0x7fffffff);

@@ -17,7 +17,7 @@ import { createRng, randomSeed } from './prng.js';
 import { classifyEntry, Ledger, type Provenance } from './provenance.js';
 import { answerSummary, answerText, DETAILS, frameOf, str } from './replies.js';
 import { findTeammateAgentId, newPromptState, newTeammateAgentId, teammateTranscript, textResult, toolUseId, writeTeammateMeta, type Transcript } from './transcript.js';
-import type { MemberEvent, MemberExit, MemberHandle, RunMemberOptions } from './simulator.js';
+import type { MemberEvent, MemberExit, MemberHandle, RunMemberOptions } from './member-run.js';
 
 /** Approved shutdown to leaving config when no lead runs in this process to do it (Claude's lead: its next poll, ~0.3-0.8 s). */
 export const LEAVE_DELAY_MS = 800;

@@ -1,9 +1,11 @@
-// Claude Code 2.1.332 transcript rows (format §13), read for what a member is doing and as a
-// timeline: `assistant` rows carry `tool_use` blocks (written as the reply streams in) and text,
-// `user` rows carry prompts (typed, or a teammate's `<teammate-message>` blocks) or
-// `tool_result` blocks (written when the tool ends). Several row types (`api-request*`,
-// `attachment`, `mode`, ...) say nothing here; some rows carry no timestamp. Only `assistant`
-// rows are the model's own: `api-request-blob` rows repeat earlier tool_use blocks.
+// Claude Code 2.1.332 transcript rows (format §13), read for what a member is doing, as a
+// timeline, and for what reached a model and what it answered: `assistant` rows carry
+// `tool_use` blocks (written as the reply streams in) and text, `user` rows carry prompts
+// (typed, or a teammate's `<teammate-message>` blocks) or `tool_result` blocks (written when the
+// tool ends); a `queued_command` attachment carries a prompt typed while a tool ran. Other row
+// types (`api-request*`, other attachments, `mode`, ...) say nothing here; some rows carry no
+// timestamp. Only `assistant` rows are the model's own: `api-request-blob` rows repeat earlier
+// tool_use blocks.
 import type { TimelineItem } from '../../shared/types.js';
 
 export type Row = Record<string, unknown>;
@@ -147,15 +149,90 @@ export function isTurnEnd(row: Row): boolean {
   return row.type === 'assistant' && (row.message as { stop_reason?: unknown } | undefined)?.stop_reason === 'end_turn';
 }
 
+/** The text of an assistant row that ends a turn (`stop_reason: "end_turn"`), if it has text. */
+export function turnEndText(row: Row): { id: string; text: string } | undefined {
+  if (!isTurnEnd(row)) return undefined;
+  const text = assistantText(row);
+  if (text === undefined) return undefined;
+  const id = (row.message as { id?: unknown }).id;
+  return { id: typeof id === 'string' ? id : String(row.uuid ?? ''), text };
+}
+
+/** An agent's SendMessage call, read from its transcript (it may have failed: `to:"user"` does). */
+export interface SendAttempt {
+  /** Stable id for the history: derived from the tool call's id. */
+  id: string;
+  agent: string;
+  to: string;
+  text: string;
+  timestamp: string;
+}
+
+/** SendMessage calls with a text message in an assistant row. */
+export function sendAttempts(row: Row, agent: string): SendAttempt[] {
+  if (row.type !== 'assistant') return [];
+  const out: SendAttempt[] = [];
+  for (const b of blocks(row)) {
+    if (b.type !== 'tool_use' || b.name !== 'SendMessage' || typeof b.id !== 'string') continue;
+    const input = b.input as { to?: unknown; message?: unknown } | undefined;
+    if (typeof input?.to !== 'string' || typeof input.message !== 'string' || input.message.trim() === '') continue;
+    out.push({ id: `tx-${b.id}`, agent, to: input.to, text: input.message, timestamp: typeof row.timestamp === 'string' ? row.timestamp : new Date().toISOString() });
+  }
+  return out;
+}
+
+/** A user row's message as text: its string content, or its text blocks joined. */
+function userText(row: Row): string | undefined {
+  const content = (row.message as { content?: unknown } | undefined)?.content;
+  if (typeof content === 'string') return content;
+  const texts = blocks(row)
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string);
+  return texts.length ? texts.join('\n') : undefined;
+}
+
 /** A prompt that started (or joined) a turn: a user row that is not tool results nor a harness reminder. */
 export function promptOf(row: Row): string | undefined {
   if (row.type !== 'user') return undefined;
   const origin = row.origin as { kind?: unknown; body?: unknown } | undefined;
   if (row.isMeta === true && origin?.kind !== 'peer') return undefined;
-  const content = (row.message as { content?: unknown } | undefined)?.content;
-  if (typeof content === 'string') return content;
-  const texts = blocks(row).filter((b) => b.type === 'text' && typeof b.text === 'string').map((b) => b.text as string);
-  return texts.length ? texts.join('\n') : undefined;
+  return userText(row);
+}
+
+/**
+ * The text of a user row that is a prompt, or of a prompt typed while a tool ran; undefined for
+ * tool results and other rows. Unlike promptOf, it leaves no meta row out.
+ */
+export function promptText(row: Row): string | undefined {
+  // Typed while a tool ran: Claude hands it to the model inside the running turn, recorded only
+  // as a `queued_command` attachment (no user row carries it).
+  if (row.type === 'attachment') {
+    const a = row.attachment as { type?: unknown; prompt?: unknown } | undefined;
+    return a?.type === 'queued_command' && typeof a.prompt === 'string' ? a.prompt : undefined;
+  }
+  if (row.type !== 'user') return undefined;
+  return userText(row);
+}
+
+/** How a prompt row came in: typed in the terminal, or a peer's socket message (with its id). */
+export function promptOrigin(row: Row): { typed?: boolean; peerMsgId?: string } {
+  const origin = (row.type === 'attachment' ? (row.attachment as { origin?: unknown } | undefined)?.origin : row.origin) as { kind?: unknown; msg_id?: unknown } | undefined;
+  if (origin?.kind === 'human' || row.promptSource === 'typed') return { typed: true };
+  if (origin?.kind === 'peer' && typeof origin.msg_id === 'string') return { peerMsgId: origin.msg_id };
+  return {};
+}
+
+/**
+ * Whether a prompt holds a `<teammate-message teammate_id="<from>" …>` block whose body is
+ * exactly `body`: how an inbox message appears in its recipient's context (format §7, §13).
+ */
+export function holdsTeammateBlock(prompt: string, from: string, body: string): boolean {
+  const tail = `>\n${body}\n</teammate-message>`;
+  for (let at = prompt.indexOf(tail); at >= 0; at = prompt.indexOf(tail, at + 1)) {
+    const open = prompt.lastIndexOf('<teammate-message ', at);
+    if (open >= 0 && prompt.slice(open, at).startsWith(`<teammate-message teammate_id="${from}"`)) return true;
+  }
+  return false;
 }
 
 const TEAMMATE_BLOCK = /<teammate-message teammate_id="([^"]*)"[^>]*>\n?([\s\S]*?)\n?<\/teammate-message>/g;

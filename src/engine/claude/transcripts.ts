@@ -1,17 +1,19 @@
 // Current era (Claude Code 2.1.332): the members' transcripts are the only proof that a message
 // reached a model (format §13), and where a member's attempts to answer Teamdeck are written. They are
 // append-only JSON lines: each is tailed from its last offset (a torn last line waits for its
-// newline; a file that shrank was rewritten and is read again from the start).
+// newline; a file that shrank was rewritten and is read again from the start). This module
+// watches one team's transcripts; files/jsonl-tail.ts tails a file, transcript-rows.ts reads rows.
 //   lead:                 <config>/projects/<slug>/<leadSessionId>.jsonl
 //   in-process teammate:  <config>/projects/<slug>/<leadSessionId>/subagents/agent-a<name>-<hex>.jsonl
 import { readdir, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openNoFollow, readBounded } from '../files/read-whole.js';
+import { JsonlTail } from '../files/jsonl-tail.js';
+import { readBounded } from '../files/read-whole.js';
+import { promptOrigin, promptText, sendAttempts, turnEndText, type SendAttempt } from './transcript-rows.js';
 
-/** Bytes read from one transcript in one poll, at most; the rest waits for the next poll. */
-const MAX_READ_PER_POLL = 8 * 1024 * 1024;
-/** A line longer than this is skipped (a pasted file, an image): never anything we look for. */
-const MAX_LINE = 4 * 1024 * 1024;
+// What callers of the watcher read rows with, where they have always found it.
+export { JsonlTail } from '../files/jsonl-tail.js';
+export { holdsTeammateBlock, promptOrigin, promptText, sendAttempts, turnEndText, type SendAttempt } from './transcript-rows.js';
 
 /** Text that entered an agent's context as a prompt (a user row that is not only tool results). */
 export interface PromptRow {
@@ -22,16 +24,6 @@ export interface PromptRow {
   typed?: boolean;
   /** A socket message: the sender's `msg_id` from the row's peer origin (format §13). */
   peerMsgId?: string;
-}
-
-/** An agent's SendMessage call, read from its transcript (it may have failed: `to:"user"` does). */
-export interface SendAttempt {
-  /** Stable id for the history: derived from the tool call's id. */
-  id: string;
-  agent: string;
-  to: string;
-  text: string;
-  timestamp: string;
 }
 
 export interface TranscriptFindings {
@@ -57,152 +49,6 @@ export interface TurnAnswer extends SendAttempt {
   prompts: string[];
   /** The same prompts with how each came in (typed, a peer's socket message). */
   promptRows: PromptRow[];
-}
-
-/** The text of an assistant row that ends a turn (`stop_reason: "end_turn"`), if it has text. */
-export function turnEndText(row: Record<string, unknown>): { id: string; text: string } | undefined {
-  if (row.type !== 'assistant') return undefined;
-  const m = row.message as { id?: unknown; stop_reason?: unknown; content?: unknown } | undefined;
-  if (m?.stop_reason !== 'end_turn' || !Array.isArray(m.content)) return undefined;
-  const text = m.content
-    .filter((b): b is { type: 'text'; text: string } => !!b && b.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text)
-    .join('\n')
-    .trim();
-  return text ? { id: typeof m.id === 'string' ? m.id : String(row.uuid ?? ''), text } : undefined;
-}
-
-/** One append-only JSON-lines file, read from where the last read stopped. */
-export class JsonlTail {
-  private offset = 0;
-  private partial = Buffer.alloc(0);
-  private ino: number | undefined;
-  private atEnd = false;
-  /** Inside a line longer than MAX_LINE: everything up to its newline is dropped. */
-  private skipping = false;
-  /** The last read began at the end of the file as the read before it left it. */
-  wasLive = false;
-
-  constructor(readonly path: string) {}
-
-  /** Rows appended since the last call; unparsable lines are skipped. */
-  async read(): Promise<Record<string, unknown>[]> {
-    let st;
-    try {
-      st = await lstat(this.path);
-    } catch {
-      return [];
-    }
-    // Never followed: a link could lead anywhere outside Claude's folder.
-    if (!st.isFile()) return [];
-    if (this.ino !== undefined && (st.ino !== this.ino || st.size < this.offset)) {
-      // Rewritten or truncated: read once more from the start.
-      this.offset = 0;
-      this.partial = Buffer.alloc(0);
-      this.atEnd = false;
-      this.skipping = false;
-    }
-    this.ino = st.ino;
-    this.wasLive = this.atEnd;
-    if (st.size <= this.offset) {
-      this.atEnd = true;
-      return [];
-    }
-    const length = Math.min(st.size - this.offset, MAX_READ_PER_POLL);
-    const buf = Buffer.alloc(length);
-    let n: number;
-    try {
-      const fh = await openNoFollow(this.path);
-      try {
-        if (!(await fh.stat()).isFile()) return [];
-        ({ bytesRead: n } = await fh.read(buf, 0, length, this.offset));
-      } finally {
-        await fh.close();
-      }
-    } catch {
-      return []; // swapped for a link or gone since the lstat
-    }
-    this.offset += n;
-    this.atEnd = this.offset >= st.size;
-    let data = this.partial.length ? Buffer.concat([this.partial, buf.subarray(0, n)]) : buf.subarray(0, n);
-    const rows: Record<string, unknown>[] = [];
-    if (this.skipping) {
-      // The rest of a line too long to read: none of it is a row, up to its newline.
-      const nl = data.indexOf(0x0a);
-      if (nl < 0) return rows;
-      data = data.subarray(nl + 1);
-      this.skipping = false;
-    }
-    const lastNl = data.lastIndexOf(0x0a);
-    this.partial = Buffer.from(lastNl < 0 ? data : data.subarray(lastNl + 1));
-    if (this.partial.length > MAX_LINE) {
-      this.partial = Buffer.alloc(0);
-      this.skipping = true;
-    }
-    if (lastNl < 0) return rows;
-    for (const line of data.subarray(0, lastNl).toString('utf8').split('\n')) {
-      if (line.length === 0 || line.length > MAX_LINE) continue;
-      try {
-        const v: unknown = JSON.parse(line);
-        if (v && typeof v === 'object' && !Array.isArray(v)) rows.push(v as Record<string, unknown>);
-      } catch {
-        // a line that is not JSON says nothing
-      }
-    }
-    return rows;
-  }
-}
-
-/**
- * Whether a prompt holds a `<teammate-message teammate_id="<from>" …>` block whose body is
- * exactly `body`: how an inbox message appears in its recipient's context (format §7, §13).
- */
-export function holdsTeammateBlock(prompt: string, from: string, body: string): boolean {
-  const tail = `>\n${body}\n</teammate-message>`;
-  for (let at = prompt.indexOf(tail); at >= 0; at = prompt.indexOf(tail, at + 1)) {
-    const open = prompt.lastIndexOf('<teammate-message ', at);
-    if (open >= 0 && prompt.slice(open, at).startsWith(`<teammate-message teammate_id="${from}"`)) return true;
-  }
-  return false;
-}
-
-/** The text of a user row that is a prompt; undefined for tool results and other rows. */
-export function promptText(row: Record<string, unknown>): string | undefined {
-  // Typed while a tool ran: Claude hands it to the model inside the running turn, recorded only
-  // as a `queued_command` attachment (no user row carries it).
-  if (row.type === 'attachment') {
-    const a = row.attachment as { type?: unknown; prompt?: unknown } | undefined;
-    return a?.type === 'queued_command' && typeof a.prompt === 'string' ? a.prompt : undefined;
-  }
-  if (row.type !== 'user') return undefined;
-  const content = (row.message as { content?: unknown } | undefined)?.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return undefined;
-  const texts = content.filter((b): b is { type: 'text'; text: string } => !!b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text);
-  return texts.length ? texts.join('\n') : undefined;
-}
-
-/** How a prompt row came in: typed in the terminal, or a peer's socket message (with its id). */
-export function promptOrigin(row: Record<string, unknown>): { typed?: boolean; peerMsgId?: string } {
-  const origin = (row.type === 'attachment' ? (row.attachment as { origin?: unknown } | undefined)?.origin : row.origin) as { kind?: unknown; msg_id?: unknown } | undefined;
-  if (origin?.kind === 'human' || row.promptSource === 'typed') return { typed: true };
-  if (origin?.kind === 'peer' && typeof origin.msg_id === 'string') return { peerMsgId: origin.msg_id };
-  return {};
-}
-
-/** SendMessage calls with a text message in an assistant row. */
-export function sendAttempts(row: Record<string, unknown>, agent: string): SendAttempt[] {
-  if (row.type !== 'assistant') return [];
-  const content = (row.message as { content?: unknown } | undefined)?.content;
-  if (!Array.isArray(content)) return [];
-  const out: SendAttempt[] = [];
-  for (const b of content) {
-    if (!b || b.type !== 'tool_use' || b.name !== 'SendMessage' || typeof b.id !== 'string') continue;
-    const input = b.input as { to?: unknown; message?: unknown } | undefined;
-    if (typeof input?.to !== 'string' || typeof input.message !== 'string' || input.message.trim() === '') continue;
-    out.push({ id: `tx-${b.id}`, agent, to: input.to, text: input.message, timestamp: typeof row.timestamp === 'string' ? row.timestamp : new Date().toISOString() });
-  }
-  return out;
 }
 
 async function isDir(p: string): Promise<boolean> {
