@@ -1,7 +1,7 @@
-// Claude Code 2.1.332 transcript rows (format §13), read for what a member is doing and as a
-// timeline: `assistant` rows carry `tool_use` blocks (written as the reply streams in) and text,
-// `user` rows carry prompts (typed, or a teammate's `<teammate-message>` blocks) or
-// `tool_result` blocks (written when the tool ends). Several row types (`api-request*`,
+// Claude Code 2.1.332 transcript rows (docs/claude-contract.md#transcripts), read for what a member
+// is doing and as a timeline: `assistant` rows carry `tool_use` blocks (written as the reply
+// streams in) and text, `user` rows carry prompts (typed, or a teammate's `<teammate-message>`
+// blocks) or `tool_result` blocks (written when the tool ends). Several row types (`api-request*`,
 // `attachment`, `mode`, ...) say nothing here; some rows carry no timestamp. Only `assistant`
 // rows are the model's own: `api-request-blob` rows repeat earlier tool_use blocks.
 import type { TimelineItem } from '../../shared/types.js';
