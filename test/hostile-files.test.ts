@@ -52,7 +52,7 @@ interface HostileCase {
   kind: Kind;
   /** The hostile input, in a few words. */
   input: string;
-  /** The expected outcome, in a few words (the README's table). */
+  /** The expected outcome, in a few words (the table in docs/reliability.md#hostile-files). */
   outcome: string;
   /** Builds the hostile file after the healthy team is written, before the engine starts. */
   setup(env: Env): Promise<void>;

@@ -57,7 +57,7 @@ const ATTRS = [
   '',
 ];
 
-/** The real shapes (format §14.1), as a neighbour would send them. */
+/** The real shapes (docs/claude-contract.md#socket), as a neighbour would send them. */
 function goodLine(): Record<string, unknown> {
   switch (int(4)) {
     case 0:

@@ -214,11 +214,11 @@ export class Soak {
   }
 
   /**
-   * The window the README names: a message written into a member's inbox, and the engine
-   * killed the instant the file is in place, before it can journal the delivery (it dies holding
-   * the inbox lock, which goes stale after 10 s). The member is kept busy past that (a spell of
-   * work it was asked for), so the message is still in its inbox when the next engine may write
-   * again: that engine must find it by its id and not write it a second time.
+   * The window docs/delivery.md#duplicate-window names: a message written into a member's inbox,
+   * and the engine killed the instant the file is in place, before it can journal the delivery (it
+   * dies holding the inbox lock, which goes stale after 10 s). The member is kept busy past that (a
+   * spell of work it was asked for), so the message is still in its inbox when the next engine may
+   * write again: that engine must find it by its id and not write it a second time.
    */
   async crashAfterWrite(life: TeamLife, member: string): Promise<boolean> {
     const dir = join(this.deck.teamDir(life.team), 'inboxes');

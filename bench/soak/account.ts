@@ -3,7 +3,7 @@
 //
 // - lost: answered (accepted or queued) or journaled, and never arrived; must be 0
 // - order violations: a member got its messages in another order than they were sent; must be 0
-// - duplicates: only inside the documented window (README, "Delivery"): the engine wrote the
+// - duplicates: only inside the documented window (docs/delivery.md#duplicate-window): the engine wrote the
 //   message but was killed before journaling `delivered`, and the member took it before the
 //   restarted engine wrote it again (the message is no longer there to be recognised by id)
 // - journal folds: Journal.open after every kill and at the end; every one must fold
@@ -20,7 +20,7 @@ export interface Duplicate {
   to: string;
   copies: number;
   inWindow: boolean;
-  /** Taken before the next engine even opened the state dir (the README's wording of the window). */
+  /** Taken before the next engine even opened the state dir (the window as docs/delivery.md#duplicate-window words it). */
   takenBeforeRestart: boolean;
   why: string;
 }

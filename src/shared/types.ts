@@ -262,7 +262,7 @@ export interface NeedItem {
 
 // ---------------------------------------------------------------------------------------------
 // Channels and hosted terminals (current Claude Code: only the lead's own terminal carries the
-// user's voice; see claude-teams-format.md §14).
+// user's voice; see docs/claude-contract.md#channels).
 
 /**
  * How a message reaches its member:

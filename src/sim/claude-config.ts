@@ -1,6 +1,7 @@
 // config.json of a current-era team, the way Claude Code 2.1.332 writes it
-// (claude-teams-format.md §3, §10): created with mkdir + a plain write, no lock; updated under
-// the lock dir `config.json.lock` by rewriting the file in place (so readers can catch it torn).
+// (docs/claude-contract.md#config, #lifecycle): created with mkdir + a plain write, no lock;
+// updated under the lock dir `config.json.lock` by rewriting the file in place (so readers can
+// catch it torn).
 import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { claudeLock } from './claude-inbox.js';

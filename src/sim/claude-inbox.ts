@@ -1,8 +1,9 @@
 // An independent re-implementation of how Claude Code itself writes and consumes an inbox
-// (claude-teams-format.md §4-§6). The simulator and the interop tests use it as "the other
-// side"; it deliberately shares no code with the core's writer, so the two are checked against
-// each other rather than against themselves. claudeAppend/claudeConsume are the legacy era;
-// claudeEntry/claudeSend/claudeTake are Claude Code 2.1.332.
+// (docs/claude-contract.md#inbox-entries, #inbox-writes, #inbox-reads). The simulator and the
+// interop tests use it as "the other side"; it deliberately shares no code with the core's writer,
+// so the two are checked against each other rather than against themselves.
+// claudeAppend/claudeConsume are the legacy era; claudeEntry/claudeSend/claudeTake are Claude Code
+// 2.1.332.
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
@@ -120,9 +121,9 @@ export class TeamGoneError extends Error {
 
 
 /**
- * Claude 2.1.332's write (§5): only while config.json exists; inboxes/ made without recreating
- * the team folder; file created `wx`; locked re-read, push, temp + rename; and if the team
- * vanished meanwhile, the inbox is removed again.
+ * Claude 2.1.332's write (docs/claude-contract.md#inbox-writes): only while config.json exists;
+ * inboxes/ made without recreating the team folder; file created `wx`; locked re-read, push, temp +
+ * rename; and if the team vanished meanwhile, the inbox is removed again.
  */
 export async function claudeSend(teamDir: string, member: string, message: ClaudeMessage): Promise<void> {
   if (!isClaudeEntry(message)) throw new Error('refused: the message does not pass Claude\'s entry schema');
@@ -171,12 +172,12 @@ export interface TakeResult {
 }
 
 /**
- * Claude 2.1.332's poll and prune (§4, §6): a look without the lock; then, only if there is
- * something to take or to clean, under the lock: keep what is neither `read:true` nor in the
- * batch, delete invalid entries, rewrite a non-array to `[]`. Unparseable text reads as empty
- * and is left for the next write. A missing file is not created. An entry `first` picks (a
- * shutdown request from the lead) jumps the queue: it is taken alone and the rest stay unread,
- * as Claude's markSingleMessageAsRead does.
+ * Claude 2.1.332's poll and prune (docs/claude-contract.md#inbox-entries, #inbox-reads): a look
+ * without the lock; then, only if there is something to take or to clean, under the lock: keep what
+ * is neither `read:true` nor in the batch, delete invalid entries, rewrite a non-array to `[]`.
+ * Unparseable text reads as empty and is left for the next write. A missing file is not created. An
+ * entry `first` picks (a shutdown request from the lead) jumps the queue: it is taken alone and the
+ * rest stay unread, as Claude's markSingleMessageAsRead does.
  */
 export async function claudeTake(path: string, first?: (m: ClaudeMessage) => boolean): Promise<TakeResult> {
   const none: TakeResult = { messages: [], invalid: [] };

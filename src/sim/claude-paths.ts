@@ -1,5 +1,6 @@
-// Where Claude Code puts a team's files (claude-teams-format.md §1, §12, §13), re-derived here
-// rather than imported from the core, so the simulator checks the core instead of echoing it.
+// Where Claude Code puts a team's files (docs/claude-contract.md#paths, #sessions, #transcripts),
+// re-derived here rather than imported from the core, so the simulator checks the core instead of
+// echoing it.
 import { dirname, join, resolve } from 'node:path';
 
 /** The version the current era is modelled on; every current-era shape here was checked against it. */

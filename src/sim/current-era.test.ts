@@ -1,5 +1,5 @@
 // The current era (Claude Code 2.1.332) as the simulator writes it, checked field by field
-// against claude-teams-format.md, in real temp dirs, in this process and in real child processes.
+// against docs/claude-contract.md, in real temp dirs, in this process and in real child processes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';

@@ -1,6 +1,7 @@
-// What the model of a Claude Code 2.1.332 member sees for inbox entries (claude-teams-format.md
-// §7): one <teammate-message> block per entry for a teammate; for the lead, every block of a
-// poll inside the "Another Claude session" wrapper. Transcripts record exactly this text (§13).
+// What the model of a Claude Code 2.1.332 member sees for inbox entries
+// (docs/claude-contract.md#provenance): one <teammate-message> block per entry for a teammate; for
+// the lead, every block of a poll inside the "Another Claude session" wrapper. Transcripts record
+// exactly this text (docs/claude-contract.md#transcripts).
 
 export interface BlockInput {
   from: string;

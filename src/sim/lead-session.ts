@@ -1,6 +1,7 @@
 // The simulated lead's process identity and its `<config>/sessions/<pid>.json`
-// (claude-teams-format.md §3 leadProcess, §12): written when the lead starts (first without a
-// status), rewritten on every busy/idle change, removed at a clean exit, left behind by SIGKILL.
+// (docs/claude-contract.md#config for leadProcess, #sessions): written when the lead starts (first
+// without a status), rewritten on every busy/idle change, removed at a clean exit, left behind by
+// SIGKILL.
 import { readFileSync, readlinkSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { randomBytes as bytes } from 'node:crypto';

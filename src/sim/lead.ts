@@ -1,11 +1,12 @@
 // The interactive lead of Claude Code 2.1.332 as far as the files show it
-// (claude-teams-format.md §3, §6, §7, §10, §12, §13, and test/fixtures/claude-2.1.332): it owns a
-// `session-<8 hex>` team from start to exit, names itself in leadProcess and sessions/<pid>.json,
-// runs its teammates in its own process (they share its ledger), polls team-lead.json every
-// second only while it has a teammate it spawned, prunes what it takes, sees every batch inside
-// the "Another Claude session" wrapper in its transcript, removes a teammate from config when it
-// reads its shutdown approval, and at a clean exit removes its sessions file and deletes the team
-// folder (rename to `.deleted-<uuid>`, then rm -rf). Killed, it leaves everything.
+// (docs/claude-contract.md#config, #inbox-reads, #provenance, #lifecycle, #sessions, #transcripts,
+// and test/fixtures/claude-2.1.332): it owns a `session-<8 hex>` team from start to exit, names
+// itself in leadProcess and sessions/<pid>.json, runs its teammates in its own process (they share
+// its ledger), polls team-lead.json every second only while it has a teammate it spawned, prunes
+// what it takes, sees every batch inside the "Another Claude session" wrapper in its transcript,
+// removes a teammate from config when it reads its shutdown approval, and at a clean exit removes
+// its sessions file and deletes the team folder (rename to `.deleted-<uuid>`, then rm -rf). Killed,
+// it leaves everything.
 import { randomUUID } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -209,7 +210,8 @@ export async function startLead(opts: StartLeadOptions): Promise<SimLead> {
   /** The lead's SendMessage: the tool call and its result in its transcript, the entry in the recipient's inbox. */
   const sendMessage = async (to: string, text: string, input: Record<string, unknown>, result: (m: ClaudeMessage) => Record<string, unknown>, summary?: string, at?: string): Promise<ClaudeMessage> => {
     const members = configMembers(await readConfig(p.configPath));
-    // SendMessage's lookup (§8): only a member of the team; `user` has no mailbox.
+    // SendMessage's lookup (docs/claude-contract.md#user-answers): only a member of the team;
+    // `user` has no mailbox.
     if (!members.some((m) => m.name === to && to !== LEAD_NAME)) {
       throw new Error(`No agent named '${to}' is reachable.\nCheck the spelling, or use the agent ID from a background agent's spawn result.`);
     }

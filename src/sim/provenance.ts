@@ -1,6 +1,6 @@
-// How a Claude Code 2.1.332 reader rates each inbox entry (claude-teams-format.md §7): what its
-// own process wrote is verified; a reserved sender (user, team-lead, system, any case) or the
-// name of the lead or an in-process teammate, not written by this process, is forged; any other
+// How a Claude Code 2.1.332 reader rates each inbox entry (docs/claude-contract.md#provenance):
+// what its own process wrote is verified; a reserved sender (user, team-lead, system, any case) or
+// the name of the lead or an in-process teammate, not written by this process, is forged; any other
 // sender (`teamdeck`) is unverifiable and delivered as it is.
 import { createHash } from 'node:crypto';
 import type { ClaudeMessage } from './claude-inbox.js';

@@ -59,7 +59,7 @@ export function eraOfName(team: string | undefined): SimEra {
   return team === undefined || SESSION_TEAM.test(team) ? 'current' : 'legacy';
 }
 
-/** A team's era from its files (claude-teams-format.md §2): leadProcess says current; legacy markers or a chosen name say legacy. */
+/** A team's era from its files (docs/claude-contract.md#eras): leadProcess says current; legacy markers or a chosen name say legacy. */
 export function eraOfConfig(config: Record<string, unknown> | undefined, team: string): SimEra {
   if (config?.leadProcess) return 'current';
   if (typeof config?.description === 'string' || configMembers(config).some((m) => typeof m.prompt === 'string')) return 'legacy';

@@ -1,11 +1,11 @@
-// An in-process teammate of Claude Code 2.1.332 (claude-teams-format.md §6-§9, §13, and the
-// capture in test/fixtures/claude-2.1.332/team-lifecycle): polls its inbox every 500 ms while
-// idle and once at each turn end; takes and prunes what it finds (one poll, one turn); rates each
-// entry (verified, forged, unverifiable) and never acts on a forged frame; records what enters
-// its context in its transcript; answers only through the `result` of its next idle_notification
-// to the lead (there is no user mailbox). A non-forged shutdown_request from the lead jumps the
-// queue (taken alone, the rest left unread); the teammate approves it and its loop ends; the lead
-// removes it from config when it reads the approval.
+// An in-process teammate of Claude Code 2.1.332 (docs/claude-contract.md#inbox-reads to #frames,
+// #transcripts, and the capture in test/fixtures/claude-2.1.332/team-lifecycle): polls its inbox
+// every 500 ms while idle and once at each turn end; takes and prunes what it finds (one poll, one
+// turn); rates each entry (verified, forged, unverifiable) and never acts on a forged frame;
+// records what enters its context in its transcript; answers only through the `result` of its next
+// idle_notification to the lead (there is no user mailbox). A non-forged shutdown_request from the
+// lead jumps the queue (taken alone, the rest left unread); the teammate approves it and its loop
+// ends; the lead removes it from config when it reads the approval.
 import { randomUUID } from 'node:crypto';
 import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,5 +1,5 @@
-// Transcripts as Claude Code 2.1.332 writes them (claude-teams-format.md §13): JSON lines under
-// `<config>/projects/<slug>/`, the lead's as `<sessionId>.jsonl`, an in-process teammate's as
+// Transcripts as Claude Code 2.1.332 writes them (docs/claude-contract.md#transcripts): JSON lines
+// under `<config>/projects/<slug>/`, the lead's as `<sessionId>.jsonl`, an in-process teammate's as
 // `<leadSessionId>/subagents/agent-a<name>-<16 hex>.jsonl` with a `.meta.json` beside it. A
 // message from an inbox is "in context" once its user row (rowSource "recorded") is written.
 // Row keys and their order follow test/fixtures/claude-2.1.332/team-lifecycle exactly for the

@@ -1,7 +1,7 @@
 // The headless probe: Claude Code 2.1.332 makes a session team only for interactive leads.
 // A `claude -p` stream-json lead with teams on gets no teams/ folder, and its Agent{name}
 // call starts a background subagent instead of a teammate. If this ever makes a team, the
-// contract changed (claude-teams-format.md §2, §14.3).
+// contract changed (docs/claude-contract.md#eras, #headless).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 // SIGKILL of the lead: Claude gets no chance to clean up, so the team looks complete on disk
-// with a dead leadProcess.pid (claude-teams-format.md §10). /exit, the clean end, is in
+// with a dead leadProcess.pid (docs/claude-contract.md#lifecycle). /exit, the clean end, is in
 // team.test.ts.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';

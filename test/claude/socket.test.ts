@@ -1,4 +1,4 @@
-// The messaging socket (claude-teams-format.md §14.1, §12) against the real lead, one that
+// The messaging socket (docs/claude-contract.md#socket, #sessions) against the real lead, one that
 // Teamdeck did not launch: Teamdeck's endpoint opens in the lead's socket directory, a DM goes
 // in with sendPeerMessage (token from the key file, notify_when_idle), the scripted model
 // answers with SendMessage to Teamdeck's address, and the reply and the receipts come back to

@@ -1,6 +1,6 @@
 // What Claude Code 2.1.332 does with a session team, checked on the real binary: one lead with
 // two in-process teammates, shared by the tests below in order (each asserts a different part
-// of the contract, the last one ends the team). See claude-teams-format.md for the contract.
+// of the contract, the last one ends the team). See docs/claude-contract.md for the contract.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// Sample protocol frames, one of every type in claude-teams-format.md, with the fields listed there.
+// Sample protocol frames, one of every type in docs/claude-contract.md#frames, with the fields
+// listed there.
 import type { FrameType } from '../../src/shared/types.js';
 
 export const T = '2026-02-17T15:30:00.000Z';

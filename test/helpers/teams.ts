@@ -1,4 +1,4 @@
-// Builds team folders in a real temp teams root, in the layout of claude-teams-format.md.
+// Builds team folders in a real temp teams root, in the layout of docs/claude-contract.md#paths.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 

@@ -45,9 +45,9 @@ export interface EraEvidence {
 }
 
 /**
- * Which contract a team follows (format §2): the `session-<8 hex>` folder or a `leadProcess`
- * in its config say current; legacy markers (a description, member prompts, a user mailbox) or
- * any other name say legacy.
+ * Which contract a team follows (docs/claude-contract.md#eras): the `session-<8 hex>` folder or a
+ * `leadProcess` in its config say current; legacy markers (a description, member prompts, a user
+ * mailbox) or any other name say legacy.
  */
 export function classifyEra(e: EraEvidence): TeamEra {
   const raw = e.config?.raw;
@@ -102,7 +102,8 @@ export function isUnaddressable(name: string): boolean {
 
 /**
  * Current era: the interactive lead polls `team-lead.json` only while it has teammates it
- * spawned itself (format §6). Spawned teammates carry the team's agent id (`name@team`).
+ * spawned itself (docs/claude-contract.md#inbox-reads). Spawned teammates carry the team's agent id
+ * (`name@team`).
  */
 export function leadReadsInbox(era: TeamEra, config: TeamConfig | undefined, leadName: string | undefined): boolean {
   if (era === 'legacy') return true;

@@ -1,7 +1,7 @@
 // Is a team still running? Current Claude deletes a team's folder when its lead exits cleanly
 // (renamed `<dir>.deleted-<uuid>`, then removed) and leaves everything behind when the lead is
-// killed, with a dead `leadProcess.pid` in config.json (format §10). Legacy teams outlive their
-// lead: only a missing folder ends them.
+// killed, with a dead `leadProcess.pid` in config.json (docs/claude-contract.md#lifecycle). Legacy
+// teams outlive their lead: only a missing folder ends them.
 import { readFileSync, readlinkSync } from 'node:fs';
 import type { TeamEra } from '../../shared/types.js';
 import type { LeadProcess, TeamConfig } from './config.js';

@@ -1,9 +1,9 @@
 // Teamdeck's own messaging socket: where a lead's SendMessage replies and its receipts
 // (peer_message_status, peer_idle_notice) arrive. It lives in the lead's socket directory
 // (`<dir>/<Teamdeck's pid>.sock`), because Claude only sends receipts to a `.sock` beside its
-// own (format §14.1). Every connection is another local process's words: lines are bounded,
-// connections are bounded in size, count and time, and anything off-protocol drops that
-// connection only; the endpoint keeps listening and counts what it refused.
+// own (docs/claude-contract.md#socket). Every connection is another local process's words: lines
+// are bounded, connections are bounded in size, count and time, and anything off-protocol drops
+// that connection only; the endpoint keeps listening and counts what it refused.
 import { lstat, mkdir, chmod, unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
-// Claude Code 2.1.332's per-session messaging socket, peer protocol 1 (format §14.1): the JSON
-// lines that cross it and the `<cross-session-message>` envelope inside a user line. Parsing
-// never throws: a line is either one of the shapes below or a typed refusal saying why not.
-// The shapes, attribute order and value sets mirror the binary (checked against the real lead
-// in test/claude/socket.test.ts).
+// Claude Code 2.1.332's per-session messaging socket, peer protocol 1
+// (docs/claude-contract.md#socket): the JSON lines that cross it and the `<cross-session-message>`
+// envelope inside a user line. Parsing never throws: a line is either one of the shapes below or a
+// typed refusal saying why not. The shapes, attribute order and value sets mirror the binary
+// (checked against the real lead in test/claude/socket.test.ts).
 import { z } from 'zod';
 
 /** Claude drops a connection whose buffered line grows past this many characters. */

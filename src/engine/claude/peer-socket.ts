@@ -1,7 +1,7 @@
-// Sending into a Claude session's messaging socket (format §14.1), and finding what that takes:
-// the socket path from `sessions/<pid>.json` and the auth token from the key file beside it.
-// One connection per message, as Claude's own senders do: auth line (when a token is known),
-// the user line, optionally notify_when_idle, then a half-close. Nothing answers on that
+// Sending into a Claude session's messaging socket (docs/claude-contract.md#socket), and finding
+// what that takes: the socket path from `sessions/<pid>.json` and the auth token from the key file
+// beside it. One connection per message, as Claude's own senders do: auth line (when a token is
+// known), the user line, optionally notify_when_idle, then a half-close. Nothing answers on that
 // connection; the receiver's receipts and replies come to Teamdeck's own endpoint
 // (peer-endpoint.ts). Errors are PeerSendError, in words.
 import { createHash } from 'node:crypto';

@@ -1,5 +1,6 @@
 // Claude Code 2.1.332: `<config>/sessions/<pid>.json`, one per running lead (interactive or
-// headless), never for teammates; removed at a clean exit, left behind by a SIGKILL (format §12).
+// headless), never for teammates; removed at a clean exit, left behind by a SIGKILL
+// (docs/claude-contract.md#sessions).
 // Claude rewrites it IN PLACE (same inode) on every status change, so a read can see a torn
 // file: a failed parse is retried, and the last good copy is kept. The first version has no
 // `status` at all. Links are never followed and the file is bounded.
@@ -28,7 +29,7 @@ export interface LeadSession {
   statusUpdatedAt?: number;
   version?: string;
   kind?: string;
-  /** The session's messaging socket (format §14.1), when it binds one. */
+  /** The session's messaging socket (docs/claude-contract.md#socket), when it binds one. */
   messagingSocketPath?: string;
 }
 

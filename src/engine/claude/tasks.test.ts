@@ -1,5 +1,5 @@
-// Task list files as Claude Code 2.1.332 writes them (format §11), in real temp dirs, and the
-// engine's board kept live through its folder watch.
+// Task list files as Claude Code 2.1.332 writes them (docs/claude-contract.md#tasks), in real temp
+// dirs, and the engine's board kept live through its folder watch.
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';

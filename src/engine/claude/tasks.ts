@@ -1,8 +1,9 @@
-// Claude Code 2.1.332's task list (format §11): `<config>/tasks/<list>/<id>.json`, `<list>` the
-// team name sanitised like inbox names. TaskCreate writes a plain file under the list lock,
-// TaskUpdate writes a temp file and renames it over; `.lock`, `.highwatermark`, lock folders and
-// temp files sit beside them. The tools are off by default, so an empty or missing folder is
-// the common case. A file that does not parse is a problem naming it; the others still show.
+// Claude Code 2.1.332's task list (docs/claude-contract.md#tasks):
+// `<config>/tasks/<list>/<id>.json`, `<list>` the team name sanitised like inbox names. TaskCreate
+// writes a plain file under the list lock, TaskUpdate writes a temp file and renames it over;
+// `.lock`, `.highwatermark`, lock folders and temp files sit beside them. The tools are off by
+// default, so an empty or missing folder is the common case. A file that does not parse is a
+// problem naming it; the others still show.
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Claude Code 2.1.332 transcript rows (format §13), read for what a member is doing, as a
+// Claude Code 2.1.332 transcript rows (docs/claude-contract.md#transcripts), read for what a member is doing, as a
 // timeline, and for what reached a model and what it answered: `assistant` rows carry
 // `tool_use` blocks (written as the reply streams in) and text, `user` rows carry prompts
 // (typed, or a teammate's `<teammate-message>` blocks) or `tool_result` blocks (written when the
@@ -224,7 +224,7 @@ export function promptOrigin(row: Row): { typed?: boolean; peerMsgId?: string } 
 
 /**
  * Whether a prompt holds a `<teammate-message teammate_id="<from>" …>` block whose body is
- * exactly `body`: how an inbox message appears in its recipient's context (format §7, §13).
+ * exactly `body`: how an inbox message appears in its recipient's context (docs/claude-contract.md#provenance, #transcripts).
  */
 export function holdsTeammateBlock(prompt: string, from: string, body: string): boolean {
   const tail = `>\n${body}\n</teammate-message>`;

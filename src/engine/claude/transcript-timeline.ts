@@ -1,7 +1,7 @@
-// A member's transcript read as a timeline (format §13): its latest steps, oldest first. A
-// transcript grows without bound (a long session reaches hundreds of MB), so only its last
-// bytes are read: the first, possibly cut, line of that window is dropped, and so are lines too
-// long to be anything but a pasted file or an image.
+// A member's transcript read as a timeline (docs/claude-contract.md#transcripts): its latest steps,
+// oldest first. A transcript grows without bound (a long session reaches hundreds of MB), so only
+// its last bytes are read: the first, possibly cut, line of that window is dropped, and so are
+// lines too long to be anything but a pasted file or an image.
 import { openNoFollow } from '../files/read-whole.js';
 import type { TimelineItem } from '../../shared/types.js';
 import { timelineItems, type Row } from './transcript-rows.js';

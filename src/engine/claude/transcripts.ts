@@ -1,5 +1,5 @@
 // Current era (Claude Code 2.1.332): the members' transcripts are the only proof that a message
-// reached a model (format §13), and where a member's attempts to answer Teamdeck are written. They are
+// reached a model (docs/claude-contract.md#transcripts), and where a member's attempts to answer Teamdeck are written. They are
 // append-only JSON lines: each is tailed from its last offset (a torn last line waits for its
 // newline; a file that shrank was rewritten and is read again from the start). This module
 // watches one team's transcripts; files/jsonl-tail.ts tails a file, transcript-rows.ts reads rows.
@@ -22,7 +22,7 @@ export interface PromptRow {
   timestamp: string;
   /** Typed by a person in the lead's terminal (`origin.kind: "human"`, `promptSource: "typed"`). */
   typed?: boolean;
-  /** A socket message: the sender's `msg_id` from the row's peer origin (format §13). */
+  /** A socket message: the sender's `msg_id` from the row's peer origin (docs/claude-contract.md#transcripts). */
   peerMsgId?: string;
 }
 
@@ -247,7 +247,7 @@ export class TranscriptWatch {
         found.sends.push(...sendAttempts(row, agent));
         const end = turnEndText(row);
         if (!end) continue;
-        // Messages found in one poll form one turn; its last text answers them (format §6).
+        // Messages found in one poll form one turn; its last text answers them (docs/claude-contract.md#inbox-reads).
         if (t.prompts.some(mayAnswer)) {
           found.turnAnswers.push({ id: `tx-${end.id}`, agent, to: '', text: end.text, timestamp, prompts: t.prompts.map((p) => p.text), promptRows: t.prompts });
         }

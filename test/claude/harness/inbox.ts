@@ -1,8 +1,8 @@
-// Writes an entry into a member's inbox the way Claude Code itself does (claude-teams-format
-// §5), with proper-lockfile on the same lock path, so the test's write interoperates with
-// Claude's readers and writers exactly as Teamdeck's must. Deliberately not Teamdeck's own
-// writer (src/engine/claude/inbox-writer.ts): these tests pin what Claude does with a
-// correct write; tests of Teamdeck's writer against Claude use that one on the same harness.
+// Writes an entry into a member's inbox the way Claude Code itself does
+// (docs/claude-contract.md#inbox-writes), with proper-lockfile on the same lock path, so the test's
+// write interoperates with Claude's readers and writers exactly as Teamdeck's must. Deliberately
+// not Teamdeck's own writer (src/engine/claude/inbox-writer.ts): these tests pin what Claude does
+// with a correct write; tests of Teamdeck's writer against Claude use that one on the same harness.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
-// How a message reaches a member (claude-teams-format §14), in words: the compose box's channel
-// choice and the mark on each sent message. Only the lead's own terminal carries the user's
+// How a message reaches a member (docs/claude-contract.md#channels), in words: the compose box's
+// channel choice and the mark on each sent message. Only the lead's own terminal carries the user's
 // voice; an inbox message is a teammate's, the messaging socket another Claude session's.
 import type { ChannelKind, ChannelOption } from '../../../shared/types';
 

@@ -1,7 +1,8 @@
 // How a message was presented to a member, and where a member's answer was found, in words.
-// The rules mirror Claude Code's framing of inbox entries (claude-teams-format §7, §8): a
-// non-reserved sender reaches a teammate as a teammate message and the lead wrapped as another
-// Claude session's; on legacy teams `user` is the human; on current ones it is rated forged.
+// The rules mirror Claude Code's framing of inbox entries (docs/claude-contract.md#provenance,
+// #user-answers): a non-reserved sender reaches a teammate as a teammate message and the lead
+// wrapped as another Claude session's; on legacy teams `user` is the human; on current ones it is
+// rated forged.
 import type { AnswerSource, TeamEra } from '../../../shared/types';
 
 export { isReservedSender, RESERVED_SENDERS } from '../../../shared/sender-name';
