@@ -325,7 +325,7 @@ describe('a current-era teammate', () => {
 });
 
 describe('a current-era lead in this process', () => {
-  it('spawns teammates (first turn = spawn prompt), reads team-lead.json only while it has them, frames every batch in the §7 wrapper', async () => {
+  it('spawns teammates (first turn = spawn prompt), reads team-lead.json only while it has them, frames every batch in the lead’s wrapper', async () => {
     const { sim, events } = await simulate({ members: [] });
     const lead = sim.lead!;
     expect(sim.era).toBe('current');

@@ -5,7 +5,7 @@
 // Into an inbox, the write is prepared while the `queued` record is synced (the temp file
 // written and fsync'd beside the inbox); the rename that shows it waits for that record. The
 // answer follows the rename and the `delivered` record's write; the inbox folder's fsync, the
-// lock's release and that record's fdatasync run on after it (see the README's Delivery).
+// lock's release and that record's fdatasync run on after it (see docs/delivery.md#after-the-answer).
 import type { AppEvent } from '../../shared/contract.js';
 import type { ChannelKind, DeliveryStatus, MemberInfo, SendResult } from '../../shared/types.js';
 import { newMessageId } from '../claude/message-id.js';

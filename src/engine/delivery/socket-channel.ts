@@ -1,5 +1,5 @@
 // The socket channel: a journaled message to a lead through Claude's per-session messaging
-// socket (format §14.1), for leads Teamdeck did not launch. The model reads it as "another Claude
+// socket (docs/claude-contract.md#socket), for leads Teamdeck did not launch. The model reads it as "another Claude
 // session". Teamdeck's own socket sits in the lead's socket directory (the only place Claude
 // sends receipts to), and what comes back there is routed to the team whose lead sent it: a
 // SendMessage reply becomes the lead's answer in its thread, a `held` status a needs-you item
@@ -110,7 +110,7 @@ export class SocketChannel {
     return { duplicate: false };
   }
 
-  /** After a crash: the lead's transcript has a peer row with this message's id (format §13). */
+  /** After a crash: the lead's transcript has a peer row with this message's id (docs/claude-contract.md#transcripts). */
   private async inTranscript(rt: TeamRuntime, s: SentState): Promise<boolean> {
     const path = (await rt.transcripts?.find(rt.lead?.name ?? 'team-lead'))?.get(s.to);
     if (!path) return false;
@@ -148,7 +148,7 @@ export class SocketChannel {
   }
 
   private onMessage(line: PeerUserLine): void {
-    // Only a lead Teamdeck knows: the sender's address is what it claims (see README, security).
+    // Only a lead Teamdeck knows: the sender's address is what it claims (see docs/reliability.md#security).
     const rt = this.teamOf(line.from ?? line.envelope?.from);
     if (!rt?.lead) return;
     const lead = rt.lead.name;

@@ -1,5 +1,5 @@
 // The terminal channel: types a journaled message into the lead's terminal that Teamdeck hosts,
-// the only way to speak to a current-era team in the user's own voice (format §14.2): a turn
+// the only way to speak to a current-era team in the user's own voice (docs/claude-contract.md#terminal): a turn
 // for the lead, `@name text` for a teammate (the lead signs it; the teammate sees
 // `teammate_id="user"`). One turn at a time, in journal order, and never while the terminal
 // shows a dialog (typing would answer it) or holds text the user is typing.

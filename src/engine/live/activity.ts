@@ -1,4 +1,4 @@
-// What each member is doing now, from three sources (format §3, §12, §13): its transcript (a
+// What each member is doing now, from three sources (docs/claude-contract.md#config, #sessions, #transcripts): its transcript (a
 // tool call without its result yet is in flight; a turn end makes it idle), the lead's sessions
 // file (busy, idle, waiting for what) and config flags (`isActive`, set by pane teammates).
 // Transcript rows are folded into a small track per agent as they are read, so judging costs
@@ -95,7 +95,7 @@ export interface ActivityFacts {
 }
 
 /**
- * Who asked what the lead waits on: §12 says the file does not name the member, so it is the
+ * Who asked what the lead waits on: the sessions file does not name the member (docs/claude-contract.md#sessions), so it is the
  * member with a tool call in flight when the lead started waiting (the latest such call).
  */
 export function askerOf(rt: TeamRuntime, facts: ActivityFacts): { member: string; call: ToolCall } | undefined {
@@ -169,7 +169,7 @@ export function judgeActivity(rt: TeamRuntime, facts: ActivityFacts): MemberActi
       a.since = session.statusUpdatedAt ?? session.updatedAt ?? 0;
       return a;
     }
-    // Pane teammates set isActive at turn start and clear it at Stop (§3).
+    // Pane teammates set isActive at turn start and clear it at Stop (docs/claude-contract.md#config).
     const cm = rt.config?.members.find((c) => c.name === m.name);
     if (cm && typeof cm.isActive === 'boolean') {
       sources.push('config');

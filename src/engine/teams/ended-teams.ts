@@ -1,4 +1,4 @@
-// Ended teams, listed without their histories: the index (history/ended-index.ts) names each one
+// Ended teams, listed without their histories: the index (journal/ended-index.ts) names each one
 // and what its line in the team list shows; a team's journal is folded only when something asks
 // for its history (TeamDirectory.openTeam), and at most a few ended teams stay open: the least
 // recently asked for is closed (journal closed, runtime dropped) once nothing of it is pending.
