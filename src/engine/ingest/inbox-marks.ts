@@ -19,7 +19,6 @@ import type { InboxLooks } from '../claude/inbox-read.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import type { JournalPosition } from '../journal/journal.js';
 import { readBounded } from '../files/read-whole.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
 
 export const INBOX_MARKS_FILE = 'inbox-marks.json';
 /** A file changed this recently before its read began is read again at the next start. */
@@ -85,11 +84,4 @@ export async function readInboxMarks(journalDir: string, at: JournalPosition): P
   const out = new Map<string, InboxMark>();
   for (const [owner, m] of Object.entries(f.inboxes)) if (isMark(m)) out.set(owner, m);
   return out;
-}
-
-/** At stop, once everything is read: the marks of a running team's inboxes, for its next opening. */
-export async function saveInboxMarks(rt: TeamRuntime, journalDir: string): Promise<void> {
-  if (rt.ended || rt.marksSpoiled || rt.folded.size === 0) return;
-  await rt.history.drain();
-  await writeInboxMarks(journalDir, await rt.history.position(), rt.folded);
 }

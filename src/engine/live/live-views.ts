@@ -28,6 +28,8 @@ export interface LiveContext {
   teams: () => Iterable<TeamRuntime>;
   /** Why a queued message waits (deliveries know). */
   waitReason: (rt: TeamRuntime, id: string) => string | undefined;
+  /** The team's inbox files and the entries each held at its last read (the inbox ingest knows). */
+  inboxes: (rt: TeamRuntime) => Array<{ owner: string; messages: number }>;
   /** Schedules a coalesced re-read: `seen` (transcripts), `sessions`, `t\0<team>` (its tasks). */
   schedule: (key: string) => void;
   /** Folder watches on (long-running hosts); one-shot commands read on demand only. */
@@ -153,7 +155,7 @@ export class LiveViews {
     // An ended team needs nothing (teamNeeds says so too): its facts are not worked out at all.
     const teams = [...this.ctx.teams()].filter((rt) => !rt.ended);
     return allNeeds(
-      teams.map((rt) => ({ rt, facts: this.facts(rt), activity: this.activityOf(rt), waitReason: (id: string) => this.ctx.waitReason(rt, id) })),
+      teams.map((rt) => ({ rt, facts: this.facts(rt), activity: this.activityOf(rt), waitReason: (id: string) => this.ctx.waitReason(rt, id), inboxes: this.ctx.inboxes(rt) })),
       this.ctx.senderName(),
       this.ctx.now(),
     );

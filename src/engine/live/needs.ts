@@ -22,6 +22,8 @@ export interface NeedsInput {
   activity: MemberActivity[];
   /** Why a queued message waits (its delivery queue's reason). */
   waitReason: (id: string) => string | undefined;
+  /** The team's inbox files, with the entries each held at its last read. */
+  inboxes: ReadonlyArray<{ owner: string; messages: number }>;
 }
 
 const minutes = (ms: number) => `${Math.max(1, Math.round(ms / 60_000))} min`;
@@ -36,7 +38,7 @@ const quoted = (text: string) => `"${short(text)}"`;
 
 /** The needs of one team. */
 export function teamNeeds(input: NeedsInput, senderName: string, now: number): NeedItem[] {
-  const { rt, facts, activity, waitReason } = input;
+  const { rt, facts, activity, waitReason, inboxes } = input;
   if (rt.ended) return [];
   const team = rt.id;
   const out: NeedItem[] = [];
@@ -93,8 +95,7 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
   if (rt.config) {
     const readers = new Set(rt.config.members.map((m) => inboxFileStem(m.name)));
     const ours = new Set([LEGACY_SENDER, inboxFileStem(senderFor(rt.era, senderName)), inboxFileStem(senderName)]);
-    for (const owner of rt.owners) {
-      const messages = rt.inboxCounts.get(owner) ?? 0;
+    for (const { owner, messages } of inboxes) {
       if (readers.has(owner) || ours.has(owner) || messages === 0) continue;
       const since = Math.min(now, earliestTo(rt).get(owner) ?? now);
       out.push({ id: `orphan-inbox:${team}:${owner}`, kind: 'orphan-inbox', team, title: `${messages} message${messages === 1 ? '' : 's'} in inboxes/${owner}.json, which no member reads`, detail: 'No member of the team has that name; whatever was sent there is never read.', since, orphan: { inbox: owner, messages } });

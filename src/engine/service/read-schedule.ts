@@ -3,7 +3,7 @@
 // seen poll while a delivered message waits to be seen. Every read goes through one coalescer,
 // keyed by what it reads, so a burst of reports reads each file once. Apart from the facade
 // because it holds the engine's timers and watcher; what each pass does is rescan.ts.
-import { ingestInbox } from '../ingest/inbox-ingest.js';
+import type { InboxIngest } from '../ingest/inbox-ingest.js';
 import { pollTranscripts } from '../ingest/transcript-receipts.js';
 import type { LiveViews } from '../live/live-views.js';
 import { checkLeads, SafetyNetClock, SAFETY_NET_TICKS, scheduleInboxReads } from './rescan.js';
@@ -33,6 +33,7 @@ export interface ReadScheduleOptions {
   teamsRoot: string;
   now: () => number;
   dir: TeamDirectory;
+  inboxes: InboxIngest;
   live: LiveViews;
   stopping: () => boolean;
   /** Watchers and timers at all (one-shot commands read once and stop). */
@@ -156,7 +157,7 @@ export class ReadSchedule {
   /** Every team and every inbox read again now, and waited for. */
   async refresh(): Promise<void> {
     await this.dir.scanTeams(false);
-    await scheduleInboxReads(this.dir, (key) => this.reads.schedule(key), true);
+    await scheduleInboxReads(this.dir, this.opts.inboxes, (key) => this.reads.schedule(key), true);
     this.reads.schedule('seen');
     await this.reads.settled();
   }
@@ -191,7 +192,7 @@ export class ReadSchedule {
     const rt = this.dir.teams.get(team!) ?? (await this.dir.openTeam(team!));
     if (!rt || rt.ended) return;
     if (kind === 'c') return this.dir.loadConfig(rt, true);
-    if (kind === 'i') return ingestInbox(this.dir, rt, owner!, true);
+    if (kind === 'i') return this.opts.inboxes.read(rt, owner!, true);
   }
 
   private async tick(): Promise<void> {
@@ -222,7 +223,7 @@ export class ReadSchedule {
     if (!net) return this.live.quickTick();
     // New and gone teams; the open teams' new inboxes are found by the inbox stats below.
     this.reads.schedule('teams');
-    await scheduleInboxReads(this.dir, (key) => this.reads.schedule(key), false);
+    await scheduleInboxReads(this.dir, this.opts.inboxes, (key) => this.reads.schedule(key), false);
     this.reads.schedule('seen');
     // Sessions, tasks and the needs-you queue, judged on this same tick (the clock moved on).
     await this.live.tick();

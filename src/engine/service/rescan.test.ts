@@ -5,16 +5,19 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../../test/helpers/tmp.js';
 import { scheduleInboxReads } from './rescan.js';
+import type { InboxIngest } from '../ingest/inbox-ingest.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
 import { fileSignature } from '../teams/root-watcher.js';
 
 const tempDir = useTempDirs();
+/** No inbox was ever read: the pass schedules each one (this test looks only at the config). */
+const NEVER_READ = { seenOf: () => undefined } as unknown as InboxIngest;
 
 async function team(root: string, id: string): Promise<TeamRuntime> {
   await mkdir(join(root, id, 'inboxes'), { recursive: true });
   await writeFile(join(root, id, 'config.json'), JSON.stringify({ name: id, members: [] }));
-  return { id, ended: undefined, seen: new Map() } as unknown as TeamRuntime;
+  return { id, ended: undefined } as unknown as TeamRuntime;
 }
 
 describe('the safety net pass', () => {
@@ -25,7 +28,7 @@ describe('the safety net pass', () => {
     const dir = { teamsRoot: root, teams: new Map([[rt.id, rt]]) } as unknown as TeamDirectory;
     const pass = async () => {
       const keys: string[] = [];
-      await scheduleInboxReads(dir, (k) => keys.push(k), false);
+      await scheduleInboxReads(dir, NEVER_READ, (k) => keys.push(k), false);
       return keys.filter((k) => k.startsWith('c\u0000'));
     };
     // Never read: read it.

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { teamPaths } from '../claude/paths.js';
 import { listInboxOwners } from '../claude/team-reader.js';
 import { forEachConcurrently } from '../files/concurrently.js';
+import type { InboxIngest } from '../ingest/inbox-ingest.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
 import { fileSignature } from '../teams/root-watcher.js';
 
@@ -40,7 +41,7 @@ export function checkLeads(dir: TeamDirectory, startToo: boolean): void {
 }
 
 /** Schedules a re-read of every running team's inboxes that changed (all of them with `all`), and of a config changed since read. */
-export async function scheduleInboxReads(dir: TeamDirectory, schedule: (key: string) => void, all: boolean): Promise<void> {
+export async function scheduleInboxReads(dir: TeamDirectory, inboxes: InboxIngest, schedule: (key: string) => void, all: boolean): Promise<void> {
   const running = [...dir.teams.values()].filter((rt) => !rt.ended);
   if (all) {
     for (const rt of running) {
@@ -54,12 +55,12 @@ export async function scheduleInboxReads(dir: TeamDirectory, schedule: (key: str
     // A config.json rewrite the watch missed (the lead's claim adds `leadProcess`) would stay
     // unread until the engine restarts, and a killed lead's team would then never end.
     if ((await fileSignature(teamPaths(dir.teamsRoot, rt.id).config)) !== rt.configLooks) schedule(`c\u0000${rt.id}`);
-    const inboxes = teamPaths(dir.teamsRoot, rt.id).inboxes;
+    const folder = teamPaths(dir.teamsRoot, rt.id).inboxes;
     await Promise.all(
-      (await listInboxOwners(inboxes)).map(async (owner) => {
-        const seen = rt.seen.get(owner);
+      (await listInboxOwners(folder)).map(async (owner) => {
+        const seen = inboxes.seenOf(rt, owner);
         try {
-          const st = await stat(join(inboxes, `${owner}.json`));
+          const st = await stat(join(folder, `${owner}.json`));
           if (!seen || seen.size !== st.size || seen.mtimeMs !== st.mtimeMs) schedule(`i\u0000${rt.id}\u0000${owner}`);
         } catch {
           // gone between listing and stat

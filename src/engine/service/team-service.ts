@@ -16,7 +16,7 @@ import { inboxWritesSettled } from '../claude/inbox-writer.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from '../delivery/outbox.js';
 import { checkTarget, checkText, findMember } from '../delivery/send-checks.js';
 import { buildExport } from '../history/export.js';
-import { saveInboxMarks } from '../ingest/inbox-marks.js';
+import { InboxIngest } from '../ingest/inbox-ingest.js';
 import { journalDirOf } from '../journal/team-meta.js';
 import { SearchIndex } from '../search/search-index.js';
 import { feedOf, threadOf } from '../history/views.js';
@@ -45,6 +45,8 @@ export class TeamService implements TeamServiceApi {
   private senderName: string;
   private readonly watchEnabled: boolean;
   private readonly delivery: Deliveries;
+  /** The teams' inboxes, read into their histories. */
+  private readonly inboxes: InboxIngest;
   private readonly dir: TeamDirectory;
   /** Activity, timelines, tasks and needs: Claude's files outside the teams root. */
   private readonly live: LiveViews;
@@ -98,8 +100,16 @@ export class TeamService implements TeamServiceApi {
       backoff: opts.backoff ?? DEFAULT_BACKOFF,
       maxPending: opts.maxPendingPerTarget ?? DEFAULT_MAX_PENDING,
     });
+    this.inboxes = new InboxIngest({
+      teamsRoot, stateDir, now, emit, delivery: this.delivery,
+      problem: (rt, key, p, announce) => this.dir.teamProblem(rt, key, p, announce),
+      problemGone: (rt, key, announce) => this.dir.problemGone(rt, key, announce),
+      membersChanged: (rt) => this.dir.refreshMembers(rt),
+      compact: (rt) => this.dir.compactJournal(rt, true),
+      scheduleSeenPoll: () => this.reading.scheduleSeenPoll(),
+    });
     this.dir = new TeamDirectory({
-      teamsRoot, stateDir, configDir, now, emit, senderName, stopping, schedule, delivery: this.delivery,
+      teamsRoot, stateDir, configDir, now, emit, senderName, stopping, schedule, delivery: this.delivery, inboxes: this.inboxes,
       idleMs: () => this.idleMs,
       scheduleSeenPoll: () => this.reading.scheduleSeenPoll(),
       onTranscriptRows: (rt, rows) => this.live.onTranscriptRows(rt, rows),
@@ -110,9 +120,13 @@ export class TeamService implements TeamServiceApi {
       stateDir,
       onProblem: (message) => this.dir.problem({ kind: 'journal', file: 'search/index.sqlite', message }),
     });
-    this.live = new LiveViews({ configDir, now, emit, senderName, teams, schedule, stopping, watch: this.watchEnabled, waitReason: (rt, id) => this.delivery.waitReasonOf(rt, id) });
+    this.live = new LiveViews({
+      configDir, now, emit, senderName, teams, schedule, stopping, watch: this.watchEnabled,
+      waitReason: (rt, id) => this.delivery.waitReasonOf(rt, id),
+      inboxes: (rt) => this.inboxes.owners(rt).map((owner) => ({ owner, messages: this.inboxes.countOf(rt, owner) })),
+    });
     this.reading = new ReadSchedule({
-      teamsRoot, now, stopping, dir: this.dir, live: this.live, watch: this.watchEnabled,
+      teamsRoot, now, stopping, dir: this.dir, inboxes: this.inboxes, live: this.live, watch: this.watchEnabled,
       openInBackground: opts.openInBackground ?? false,
       rescanMs: opts.rescanMs ?? 2_000,
       safetyNetMs: opts.safetyNetMs,
@@ -163,7 +177,7 @@ export class TeamService implements TeamServiceApi {
     await this.dir.ended.close();
     for (const t of this.teams.values()) {
       // What saves the next start from reading inboxes the journal already holds (never needed for correctness).
-      await saveInboxMarks(t, journalDirOf(this.stateDir, t.id)).catch(() => {});
+      await this.inboxes.saveMarks(t, journalDirOf(this.stateDir, t.id)).catch(() => {});
       await t.history.close().catch(() => {});
     }
     await this.release?.();
@@ -172,7 +186,7 @@ export class TeamService implements TeamServiceApi {
 
   /** Inboxes read at the teams' openings, and those skipped as already in the journal (tests, benchmarks). */
   get inboxOpenings(): Readonly<{ read: number; skipped: number }> {
-    return { ...this.dir.inboxOpenings };
+    return { ...this.inboxes.openings };
   }
 
   /** Waits until every scheduled re-read has run (tests and one-shot commands). */

@@ -3,7 +3,6 @@
 import type { MemberInfo, TeamEra, TeamSummary } from '../../shared/types.js';
 import type { TeamConfig } from '../claude/config.js';
 import type { TeamHistory } from '../journal/team-history.js';
-import type { InboxMark } from '../ingest/inbox-marks.js';
 import type { TeamMeta } from '../journal/team-meta.js';
 import type { TranscriptWatch } from '../claude/transcripts.js';
 import type { LeadSession, LeadSessionReader } from '../claude/sessions.js';
@@ -11,29 +10,16 @@ import type { AgentTrack } from '../live/activity.js';
 import { TeamFacts } from './facts.js';
 import { TeamProblems } from './problems.js';
 
-interface InboxSeen {
-  size: number;
-  mtimeMs: number;
-}
-
 export class TeamRuntime {
   config: TeamConfig | undefined;
   /** How config.json looked when it was last read: the safety net reads it again when it differs. */
   configLooks: string | undefined;
-  owners: string[] = [];
   members: MemberInfo[] = [];
   era: TeamEra = 'legacy';
   /** Set once the team ended: its folder is gone, or its lead's process is. */
   ended: { at: number; reason: string } | undefined;
   /** What was last written to team.json, to write it again only on a change. */
   meta: TeamMeta | undefined;
-  /** Per inbox, the read of it under way (inbox-ingest.ts: one at a time). */
-  ingesting = new Map<string, Promise<void>>();
-  seen = new Map<string, InboxSeen>();
-  /** Inboxes whose last read is folded into the journal, as they looked then (history/inbox-marks.ts). */
-  folded = new Map<string, InboxMark>();
-  /** A fold of an inbox failed to reach the journal: no inbox marks are written for this run. */
-  marksSpoiled = false;
   /** Current era: tails the members' transcripts for receipts and answers. */
   transcripts: TranscriptWatch | undefined;
   /** What each agent's transcript says it is doing (tool calls in flight, turn ends). */
@@ -43,8 +29,6 @@ export class TeamRuntime {
   session: LeadSession | undefined;
   /** The activity last announced (as JSON), to emit only changes. */
   activityShown = '';
-  /** Entries in each inbox file at its last read (orphan inboxes in the needs-you queue). */
-  inboxCounts = new Map<string, number>();
 
   constructor(
     readonly id: string,

@@ -32,7 +32,7 @@ export async function loadConfig(dir: TeamDirectory, rt: TeamRuntime, announce: 
     rt.problems.set('config', { kind: 'config', file: `${rt.id}/config.json`, message: r.message });
   }
   if (!announce) return;
-  rt.era = classifyEra({ teamId: rt.id, config: rt.config, hasUserInbox: rt.owners.includes(USER_INBOX) });
+  rt.era = classifyEra({ teamId: rt.id, config: rt.config, hasUserInbox: dir.ctx.inboxes.owners(rt).includes(USER_INBOX) });
   dir.checkLiveness(rt, false);
   watchTranscripts(dir, rt);
   dir.refreshMembers(rt);

@@ -6,16 +6,15 @@ import { lstat } from 'node:fs/promises';
 import type { AppEvent } from '../../shared/contract.js';
 import type { RosterEntry, TeamProblem, TeamSummary } from '../../shared/types.js';
 import { classifyEra, leadReadsInbox, senderFor } from '../claude/era.js';
-import { InboxReader } from '../claude/inbox-tail.js';
 import { DELETED_TEAM_FOLDER, ENDED_FOLDER_GONE } from '../claude/lifecycle.js';
 import { inboxFileStem, isSafeSegment, teamDirName, teamPaths } from '../claude/paths.js';
-import { buildMembers, listInboxOwners, listTeamIds, USER_INBOX } from '../claude/team-reader.js';
+import { buildMembers, listTeamIds, USER_INBOX } from '../claude/team-reader.js';
 import { forEachConcurrently } from '../files/concurrently.js';
 import type { Deliveries } from '../delivery/deliveries.js';
 import { COMPACT_AFTER } from '../journal/journal.js';
 import { TeamHistory } from '../journal/team-history.js';
 import type { EndedTeams } from './ended-teams.js';
-import { ingestInbox, takeMarkedInbox } from '../ingest/inbox-ingest.js';
+import type { InboxIngest } from '../ingest/inbox-ingest.js';
 import { readInboxMarks } from '../ingest/inbox-marks.js';
 import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta } from '../journal/team-meta.js';
 import type { TranscriptFindings } from '../claude/transcripts.js';
@@ -36,6 +35,8 @@ export interface DirectoryContext {
   now: () => number;
   emit: (e: AppEvent) => void;
   delivery: Deliveries;
+  /** The teams' inboxes: which there are, and reading them into the history. */
+  inboxes: InboxIngest;
   senderName: () => string;
   idleMs: () => number;
   stopping: () => boolean;
@@ -57,10 +58,6 @@ export class TeamDirectory {
   /** Teams found at start and not read yet (openInBackground), as their configs describe them. */
   private unopened = new Map<string, TeamSummary>();
   readonly globalProblems = new Map<string, TeamProblem>();
-  /** Reads only the appended tail of a huge inbox that grew by appends. */
-  readonly inboxReader = new InboxReader();
-  /** Inboxes at the teams' openings: read and folded, or skipped by their marks (history/inbox-marks.ts). */
-  readonly inboxOpenings = { read: 0, skipped: 0 };
   /** Ended teams listed from the index, opened on demand, a few kept open. */
   readonly ended: EndedTeams;
 
@@ -113,8 +110,7 @@ export class TeamDirectory {
     // Inboxes new in the teams already open (listed a few teams at a time).
     if (this.ctx.stopping()) return;
     await forEachConcurrently(newInboxes ? open : [], async (rt) => {
-      const owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, rt.id).inboxes);
-      for (const o of owners) if (!rt.owners.includes(o)) this.ctx.schedule(`i\u0000${rt.id}\u0000${o}`);
+      for (const o of await this.ctx.inboxes.listNew(rt)) this.ctx.schedule(`i\u0000${rt.id}\u0000${o}`);
     });
     if (await endGoneTeams(this, present)) changed = true;
     if (includeRemembered) {
@@ -189,25 +185,13 @@ export class TeamDirectory {
     this.teams.set(id, rt);
     if (folder) {
       await this.loadConfig(rt, false);
-      rt.owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, id).inboxes);
-      rt.era = classifyEra({ teamId: id, config: rt.config, hasUserInbox: rt.owners.includes(USER_INBOX) });
+      const owners = await this.ctx.inboxes.list(rt);
+      rt.era = classifyEra({ teamId: id, config: rt.config, hasUserInbox: owners.includes(USER_INBOX) });
     }
     // Presence, reply and answer facts from history (after the era is known).
     for (const o of rt.history.observed.values()) rt.facts.noteObserved(o, rt.era);
     if (folder) {
-      // All at once: their reads overlap, and their journal appends share fsyncs (each folds by
-      // itself, as the watchers' re-reads of two inboxes do). One by one, a first read of 5,000
-      // messages in nine inboxes spent a third of its time waiting on the disk.
-      const opened = await Promise.allSettled(
-        [...rt.owners].map(async (owner) => {
-          if (await takeMarkedInbox(this, rt, owner, marks?.get(owner))) this.inboxOpenings.skipped++;
-          else {
-            this.inboxOpenings.read++;
-            await ingestInbox(this, rt, owner, false);
-          }
-        }),
-      );
-      for (const o of opened) if (o.status === 'rejected') throw o.reason;
+      await this.ctx.inboxes.openAll(rt, marks);
       this.rebuildMembers(rt);
       // Running (again, if it was listed as ended): checkLiveness may end it right away.
       this.ended.forget(id);
@@ -235,7 +219,7 @@ export class TeamDirectory {
   }
 
   rebuildMembers(rt: TeamRuntime): void {
-    rt.members = mergeMembers(buildMembers(rt.config, rt.owners, rt.history.observed.values()), rt.meta?.members ?? []);
+    rt.members = mergeMembers(buildMembers(rt.config, [...this.ctx.inboxes.owners(rt)], rt.history.observed.values()), rt.meta?.members ?? []);
   }
 
   /** Reads the team's config.json (team-config.ts); `announce`: what follows from it is told too. */
@@ -268,6 +252,11 @@ export class TeamDirectory {
       this.ctx.emit({ type: 'problem', problem: p });
       this.ctx.emit({ type: 'teams', teams: this.summaries() });
     }
+  }
+
+  /** The team's problem under `key` is gone; the teams list is told when `announce`. */
+  problemGone(rt: TeamRuntime, key: string, announce: boolean): void {
+    if (rt.problems.delete(key) && announce) this.ctx.emit({ type: 'teams', teams: this.summaries() });
   }
 
   problem(p: TeamProblem, announce = true): void {

@@ -3,11 +3,9 @@
 // when a folder of its name is back, and the ended teams only the state dir remembers. Apart from
 // team-directory.ts, which opens and reads teams; the list of ended teams itself (the index,
 // opened on demand, a few kept open) is ended-teams.ts.
-import { buildMembers, listInboxOwners } from '../claude/team-reader.js';
+import { buildMembers } from '../claude/team-reader.js';
 import { ENDED_FOLDER_GONE, judgeLiveness } from '../claude/lifecycle.js';
-import { teamPaths } from '../claude/paths.js';
 import { EndedTeams } from './ended-teams.js';
-import { ingestInbox } from '../ingest/inbox-ingest.js';
 import { listJournalTeams, mergeMembers, writeTeamMeta, type TeamMeta } from '../journal/team-meta.js';
 import type { TeamDirectory } from './team-directory.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
@@ -74,8 +72,8 @@ export async function reopenTeam(dir: TeamDirectory, rt: TeamRuntime): Promise<b
   rt.ended = undefined;
   dir.ended.forget(rt.id);
   await dir.loadConfig(rt, false);
-  rt.owners = await listInboxOwners(teamPaths(dir.teamsRoot, rt.id).inboxes);
-  for (const owner of rt.owners) await ingestInbox(dir, rt, owner, false);
+  await dir.ctx.inboxes.list(rt);
+  await dir.ctx.inboxes.readAll(rt);
   dir.rebuildMembers(rt);
   await rememberTeam(dir, rt);
   dir.ctx.emit({ type: 'roster', team: rt.id, roster: dir.rosterOf(rt) });
