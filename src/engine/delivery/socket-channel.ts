@@ -25,6 +25,7 @@ import {
   type PeerUserLine,
 } from '../claude/peer-socket.js';
 import type { MemberInfo } from '../../shared/types.js';
+import type { LeadSession } from '../claude/sessions.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
 import { neverReadable } from './inbox-channel.js';
 import type { SentState } from '../journal/journal.js';
@@ -35,6 +36,8 @@ export interface SocketChannelContext {
   now(): number;
   senderName(): string;
   teams(): Iterable<TeamRuntime>;
+  /** What the team's lead's sessions file said last (its messaging socket's path). */
+  sessionOf(rt: TeamRuntime): LeadSession | undefined;
   /** A member's message arrived on Teamdeck's socket: journal it as its answer. */
   onReply(rt: TeamRuntime, line: PeerUserLine, replyTo: string[]): void;
   /** A hold, a release or a refusal changed: the needs-you queue and the thread change with it. */
@@ -75,7 +78,7 @@ export class SocketChannel {
   /** Whether `member` can be reached through a messaging socket now, or why not. */
   availability(rt: TeamRuntime, member: MemberInfo): { available: boolean; reason?: string } {
     if (!member.isLead) return { available: false, reason: `${member.name} runs inside the lead's process and has no messaging socket of its own` };
-    if (!rt.session?.messagingSocketPath) return { available: false, reason: "the lead's sessions file names no messaging socket" };
+    if (!this.ctx.sessionOf(rt)?.messagingSocketPath) return { available: false, reason: "the lead's sessions file names no messaging socket" };
     return { available: true };
   }
 
@@ -143,7 +146,7 @@ export class SocketChannel {
   private teamOf(address: string | undefined): TeamRuntime | undefined {
     const path = address ? socketPathOf(address) : undefined;
     if (!path) return undefined;
-    for (const rt of this.ctx.teams()) if (rt.session?.messagingSocketPath === path) return rt;
+    for (const rt of this.ctx.teams()) if (this.ctx.sessionOf(rt)?.messagingSocketPath === path) return rt;
     return undefined;
   }
 

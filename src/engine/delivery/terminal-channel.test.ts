@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TerminalInfo } from '../../shared/types.js';
 import { AdmissionError } from '../claude/inbox-writer.js';
+import type { LeadSession } from '../claude/sessions.js';
 import type { TerminalHost } from '../terminals/types.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
 import type { SentState } from '../journal/journal.js';
@@ -35,7 +36,13 @@ const host = {
     screen = screenWith('❯ ');
   },
 } as unknown as TerminalHost;
-const ctx: TerminalChannelContext = { terminals: host, terminalOf: () => term, now: Date.now };
+const ctx: TerminalChannelContext = {
+  terminals: host,
+  terminalOf: () => term,
+  now: Date.now,
+  // The lead's sessions file as the test sets it (a dialog open, or the lead idle).
+  readSession: async () => ({ pid: 42, sessionId: 's', ...session }) as LeadSession,
+};
 
 function runtime(): TeamRuntime {
   return {
@@ -44,7 +51,6 @@ function runtime(): TeamRuntime {
     lead: { name: 'team-lead', isLead: true },
     goneReason: () => undefined,
     transcripts: { find: async () => new Map([['team-lead', transcript]]) },
-    leadSession: { read: async () => ({ pid: 42, sessionId: 's', ...session }) },
   } as unknown as TeamRuntime;
 }
 

@@ -13,6 +13,7 @@ import { AdmissionError } from '../claude/inbox-writer.js';
 import { inputBox, inputBoxEmpty, inputText, pastePieces, plainTurn, unwrapPasted } from '../claude/lead-screen.js';
 import { holdsTeammateBlock, promptOrigin, promptText } from '../claude/transcripts.js';
 import { teamPaths } from '../claude/paths.js';
+import type { LeadSession } from '../claude/sessions.js';
 import type { TerminalHost } from '../terminals/types.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
 import { neverReadable } from './inbox-channel.js';
@@ -24,6 +25,8 @@ export interface TerminalChannelContext {
   /** The hosted terminal whose lead made this team, if any. */
   terminalOf(rt: TeamRuntime): TerminalInfo | undefined;
   now(): number;
+  /** The lead's sessions file read now (undefined before the team's session is followed). */
+  readSession(rt: TeamRuntime, pid: number): Promise<LeadSession | undefined>;
   /** The teams root: a typed `@name` message is in the teammate's inbox before it is in its transcript. */
   teamsRoot?: string;
 }
@@ -128,7 +131,7 @@ export async function admitToTerminal(ctx: TerminalChannelContext, rt: TeamRunti
   if (term.state === 'starting' || term.pid === undefined) throw new AdmissionError(`the lead's terminal is starting`, true, 'ESTARTING');
   if (s.attemptedAt !== undefined && ((await inTeammateInbox(ctx, rt, s)) || (await inTranscript(rt, s)))) return { duplicate: true };
   // A dialog in the lead's terminal (its own or a teammate's permission prompt) takes keys as answers.
-  const session = await rt.leadSession?.read(term.pid);
+  const session = await ctx.readSession(rt, term.pid);
   if (session?.status === 'waiting') {
     throw new AdmissionError(`the lead's terminal shows a ${session.waitingFor ?? 'dialog'}; typing now would answer it, so this waits until it is answered`, true, 'EDIALOG');
   }

@@ -8,13 +8,13 @@
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
 import type { MemberActivity, NeedItem, TaskBoard, TimelineItem } from '../../shared/types.js';
-import { LeadSessionReader } from '../claude/sessions.js';
+import { LeadSessionReader, type LeadSession } from '../claude/sessions.js';
 import { TaskListReader } from '../claude/tasks.js';
 import { readTimeline } from '../claude/transcript-timeline.js';
 import { timelineItems, type Row } from '../claude/transcript-rows.js';
 import { forEachConcurrently } from '../files/concurrently.js';
 import { FolderWatches } from '../files/folder-watch.js';
-import { foldRows, judgeActivity, newTrack, type ActivityFacts } from './activity.js';
+import { foldRows, judgeActivity, newTrack, type ActivityFacts, type AgentTrack } from './activity.js';
 import { allNeeds } from './needs.js';
 import type { TeamRuntime } from '../team/team-runtime.js';
 
@@ -42,6 +42,17 @@ interface Board {
   shown: string;
 }
 
+/** What the live views follow of one open team. */
+interface LiveTeam {
+  /** What each agent's transcript says it is doing (tool calls in flight, turn ends). */
+  tracks: Map<string, AgentTrack>;
+  /** The lead's sessions file, followed while the team runs, and what it said last. */
+  leadSession?: LeadSessionReader;
+  session?: LeadSession;
+  /** The activity last announced (as JSON), to emit only changes. */
+  activityShown: string;
+}
+
 export class LiveViews {
   private readonly watches = new FolderWatches();
   private readonly boards = new Map<string, Board>();
@@ -49,13 +60,34 @@ export class LiveViews {
   /** Task list folder name -> team, for hints from the tasks folder's watch. */
   private lists = new Map<string, string>();
   private needsQueued = false;
+  private readonly live = new WeakMap<TeamRuntime, LiveTeam>();
 
   constructor(private readonly ctx: LiveContext) {}
+
+  private of(rt: TeamRuntime): LiveTeam {
+    let t = this.live.get(rt);
+    if (!t) this.live.set(rt, (t = { tracks: new Map(), activityShown: '' }));
+    return t;
+  }
+
+  /** What the lead's sessions file said at its last read (its status, its messaging socket). */
+  sessionOf(rt: TeamRuntime): LeadSession | undefined {
+    return this.live.get(rt)?.session;
+  }
+
+  /**
+   * The lead's sessions file read now, for the lead in process `pid` (the terminal channel must
+   * not type into a dialog); undefined before the team's session is followed at all.
+   */
+  readSessionNow(rt: TeamRuntime, pid: number): Promise<LeadSession | undefined> {
+    return this.live.get(rt)?.leadSession?.read(pid) ?? Promise.resolve(undefined);
+  }
 
   // ---------------------------------------------------------------- activity
 
   facts(rt: TeamRuntime): ActivityFacts {
-    return { tracks: rt.tracks, transcribed: new Set(rt.transcripts?.files().keys() ?? []), session: rt.session };
+    const t = this.of(rt);
+    return { tracks: t.tracks, transcribed: new Set(rt.transcripts?.files().keys() ?? []), session: t.session };
   }
 
   activityOf(rt: TeamRuntime): MemberActivity[] {
@@ -66,9 +98,10 @@ export class LiveViews {
   announceActivity(rt: TeamRuntime): void {
     const activity = this.activityOf(rt);
     const json = JSON.stringify(activity);
-    if (json === rt.activityShown) return;
-    const first = rt.activityShown === '';
-    rt.activityShown = json;
+    const t = this.of(rt);
+    if (json === t.activityShown) return;
+    const first = t.activityShown === '';
+    t.activityShown = json;
     if (!first || activity.some((a) => a.kind !== 'unknown')) this.ctx.emit({ type: 'activity', team: rt.id, activity });
     this.scheduleNeeds();
   }
@@ -76,8 +109,9 @@ export class LiveViews {
   /** What the transcript poll read: folded into each agent's track; news is pushed as timeline items. */
   onTranscriptRows(rt: TeamRuntime, read: Array<{ agent: string; rows: Row[]; live: boolean }>): void {
     for (const { agent, rows, live } of read) {
-      let track = rt.tracks.get(agent);
-      if (!track) rt.tracks.set(agent, (track = newTrack()));
+      const { tracks } = this.of(rt);
+      let track = tracks.get(agent);
+      if (!track) tracks.set(agent, (track = newTrack()));
       if (live) {
         // Results name their tool from the calls in flight (and those in the same batch).
         const names = new Map([...track.inflight.values()].map((c) => [c.id, c.name]));
@@ -94,16 +128,18 @@ export class LiveViews {
   async readSession(rt: TeamRuntime): Promise<void> {
     const sessionId = rt.config?.leadSessionId;
     if (rt.ended || rt.era !== 'current' || !sessionId) {
-      if (rt.session) {
-        rt.session = undefined;
+      const t = this.live.get(rt);
+      if (t?.session) {
+        t.session = undefined;
         this.announceActivity(rt);
       }
       return;
     }
-    if (rt.leadSession?.leadSessionId !== sessionId) rt.leadSession = new LeadSessionReader(this.ctx.configDir, sessionId);
-    const before = JSON.stringify(rt.session ?? null);
-    rt.session = await rt.leadSession.read(rt.config?.leadProcess?.pid);
-    if (JSON.stringify(rt.session ?? null) !== before) this.announceActivity(rt);
+    const t = this.of(rt);
+    if (t.leadSession?.leadSessionId !== sessionId) t.leadSession = new LeadSessionReader(this.ctx.configDir, sessionId);
+    const before = JSON.stringify(t.session ?? null);
+    t.session = await t.leadSession.read(rt.config?.leadProcess?.pid);
+    if (JSON.stringify(t.session ?? null) !== before) this.announceActivity(rt);
   }
 
   async readSessions(): Promise<void> {

@@ -20,6 +20,8 @@ export interface HostedTerminalsOptions {
   kick: (team: string) => void;
   /** Whether a member can be reached through its messaging socket now, or why not. */
   socket?: (rt: TeamRuntime, member: MemberInfo) => { available: boolean; reason?: string };
+  /** The lead's sessions file read now: no typing while it shows a dialog. */
+  readSession: TerminalChannelContext['readSession'];
 }
 
 const NOT_HOSTED: TerminalAvailability = { available: false, reason: 'this Teamdeck process does not host terminals' };
@@ -107,7 +109,13 @@ export class HostedTerminals {
   channelContext(): TerminalChannelContext | undefined {
     const host = this.host;
     if (!host) return undefined;
-    return { terminals: host, terminalOf: (rt) => this.terminalOf(rt.id), now: this.opts.now, ...(this.opts.teamsRoot ? { teamsRoot: this.opts.teamsRoot } : {}) };
+    return {
+      terminals: host,
+      terminalOf: (rt) => this.terminalOf(rt.id),
+      now: this.opts.now,
+      readSession: this.opts.readSession,
+      ...(this.opts.teamsRoot ? { teamsRoot: this.opts.teamsRoot } : {}),
+    };
   }
 
   /** The ways a message can reach `member` now, in words; the preferred one is marked. */

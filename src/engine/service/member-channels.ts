@@ -8,6 +8,7 @@ import type { AppEvent } from '../../shared/contract.js';
 import type { ChannelKind, ChannelOption, MemberInfo, NeedItem, TeamSummary } from '../../shared/types.js';
 import { leadReadsInbox, senderFor } from '../claude/era.js';
 import type { PeerUserLine } from '../claude/peer-socket.js';
+import type { LeadSession } from '../claude/sessions.js';
 import { SocketChannel } from '../delivery/socket-channel.js';
 import { HostedTerminals } from './hosted-terminals.js';
 import { SendRefusedError, type TeamServiceOptions } from './service-types.js';
@@ -30,6 +31,10 @@ export interface MemberChannelsContext {
   onIdle: () => void;
   /** A terminal's state changed: its team's typed messages may go now. */
   kick: (team: string) => void;
+  /** What the lead's sessions file said last (the live views follow it). */
+  sessionOf: (rt: TeamRuntime) => LeadSession | undefined;
+  /** The lead's sessions file read now (before typing into the lead's terminal). */
+  readSession: (rt: TeamRuntime, pid: number) => Promise<LeadSession | undefined>;
 }
 
 export class MemberChannels {
@@ -44,6 +49,7 @@ export class MemberChannels {
       now: ctx.now,
       senderName: ctx.senderName,
       teams: ctx.teams,
+      sessionOf: ctx.sessionOf,
       onReply: ctx.onReply,
       onStatus: ctx.onStatus,
       onIdle: () => ctx.onIdle(),
@@ -56,6 +62,7 @@ export class MemberChannels {
       emit: ctx.emit,
       teams: ctx.teams,
       kick: ctx.kick,
+      readSession: ctx.readSession,
     });
   }
 

@@ -89,6 +89,8 @@ export class TeamService implements TeamServiceApi {
       configDir, teamsRoot, now, senderName, teams, emit, terminalHost: opts.terminalHost,
       onReply: (rt, line, replyTo) => void answerToSocket(this.dir, rt, line, replyTo).catch(() => {}),
       onStatus: (rt, id) => this.delivery.announceMessage(rt, id),
+      sessionOf: (rt) => this.live.sessionOf(rt),
+      readSession: (rt, pid) => this.live.readSessionNow(rt, pid),
       onIdle: () => schedule('seen'),
       kick: (team) => {
         const rt = this.teams.get(team);

@@ -5,8 +5,6 @@ import type { TeamConfig } from '../claude/config.js';
 import type { TeamHistory } from '../journal/team-history.js';
 import type { TeamMeta } from '../journal/team-meta.js';
 import type { TranscriptWatch } from '../claude/transcripts.js';
-import type { LeadSession, LeadSessionReader } from '../claude/sessions.js';
-import type { AgentTrack } from '../live/activity.js';
 import { TeamFacts } from './facts.js';
 import { TeamProblems } from './problems.js';
 
@@ -22,13 +20,6 @@ export class TeamRuntime {
   meta: TeamMeta | undefined;
   /** Current era: tails the members' transcripts for receipts and answers. */
   transcripts: TranscriptWatch | undefined;
-  /** What each agent's transcript says it is doing (tool calls in flight, turn ends). */
-  tracks = new Map<string, AgentTrack>();
-  /** The lead's sessions file, followed while the team runs, and what it said last. */
-  leadSession: LeadSessionReader | undefined;
-  session: LeadSession | undefined;
-  /** The activity last announced (as JSON), to emit only changes. */
-  activityShown = '';
 
   constructor(
     readonly id: string,
