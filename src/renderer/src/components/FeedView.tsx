@@ -7,7 +7,7 @@ import type { ThreadMessage } from '../../../shared/types';
 import { threadItems, type ThreadItem } from '../lib/thread-items';
 import { undeliverableReason } from '../lib/delivery';
 import { useActions, useDeck } from '../state/context';
-import { FEED_FOCUS } from '../state/deck-state';
+import { FEED_FOCUS } from '../state/view-state';
 import { EMPTY_MESSAGES, EMPTY_ROSTER, endedWhen, feedOf, orderedRoster, teamOf } from '../state/selectors';
 import { ExportMenu } from './ExportMenu';
 import { DeliveryChip, RawToggle, RelTime, SentAs, SourceMark, displayName, nameColor, senderName } from './bits';

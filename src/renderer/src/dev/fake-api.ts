@@ -17,7 +17,7 @@ import type {
   TeamSummary,
   ThreadMessage,
 } from '../../../shared/types';
-import { inThread } from '../state/deck-state';
+import { inThread as threadRule } from '../../../shared/threads';
 // The host's own export builder (pure: no Node), so the fake's files have the real shape.
 import { buildExport } from '../../../engine/history/export';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
@@ -443,7 +443,7 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
     getThread(team, memberName) {
       const t = findTeam(team);
       if (!t) return answer(fail('not_found', `No team "${team}"`));
-      return answer(ok(t.messages.filter((m) => inThread(m, memberName)).map((m) => ({ ...m }))));
+      return answer(ok(t.messages.filter((m) => threadRule(m, memberName, { context: true })).map((m) => ({ ...m }))));
     },
     getFeed(team) {
       const t = findTeam(team);
@@ -579,7 +579,7 @@ export function createFakeApi(opts: FakeApiOptions = {}): FakeApi {
       if (!t) return answer(fail('not_found', `No team "${req.team}"`));
       const member = req.member === undefined ? undefined : t.roster.find((r) => r.name === req.member);
       if (req.member !== undefined && !member) return answer(fail('not_found', `${req.member} is not a member of ${t.summary.name}`));
-      const messages = member ? t.messages.filter((m) => inThread(m, member.name)) : t.messages;
+      const messages = member ? t.messages.filter((m) => threadRule(m, member.name, { context: true })) : t.messages;
       return answer(ok(buildExport({ team: summaryOf(t), member, messages, exportedAt: now(), timeZone: req.timeZone }, req.format)));
     },
     search(req) {
