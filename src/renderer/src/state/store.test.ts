@@ -169,10 +169,10 @@ describe('deck store over a TeamdeckApi', () => {
     expect(m().reason).toBeUndefined();
   });
 
-  it('keeps an ended team listed and browsable; its undelivered messages show undeliverable, with the reason', async () => {
+  it('keeps an ended team listed and browsable; what was still queued shows undeliverable, with the reason', async () => {
     const id = 'session-40c1f2aa';
     const running = currentTeam(id, { leadReadsInbox: false });
-    const earlier = message(id, 'user', 'team-lead', 'plan the fix', T0 - 5 * MIN, { id: 'u-1', status: 'accepted', sentAs: 'teamdeck' });
+    const earlier = message(id, 'user', 'team-lead', 'plan the fix', T0 - 5 * MIN, { id: 'u-1', status: 'queued', reason: 'the inbox is locked', sentAs: 'teamdeck' });
     const { api, store, actions } = setup({
       getSnapshot: ok(snapshot({ teams: [analysis, running] })),
       getRoster: ok([member('team-lead')]),
@@ -190,17 +190,21 @@ describe('deck store over a TeamdeckApi', () => {
     actions.setDraft(id, 'team-lead', { text: 'are you there?' });
     expect(await actions.send(id, 'team-lead')).toBe(true);
     const mine = () => store.getState().byTeam[id]!.messages.filter((m) => m.from === 'user');
-    expect(mine().every((m) => m.status === 'accepted' && m.sentAs === 'teamdeck')).toBe(true);
+    expect(mine().map((m) => [m.status, m.sentAs])).toEqual([
+      ['queued', 'teamdeck'],
+      ['accepted', 'teamdeck'],
+    ]);
 
-    const reason = 'the team ended before it could be delivered';
-    for (const m of mine()) api.push({ type: 'delivery', team: id, id: m.id, to: 'team-lead', status: 'undeliverable', reason });
+    // The lead exits: the host says what could not be delivered, then lists the team as ended.
+    const reason = `team ${id} ended before it could be delivered (the lead exited)`;
+    api.push({ type: 'delivery', team: id, id: 'u-1', to: 'team-lead', status: 'undeliverable', reason });
     api.push({ type: 'teams', teams: [analysis, { ...running, state: 'ended', endedAt: T0, endedReason: 'the lead exited' }] });
     const s = store.getState();
     expect(s.selectedTeam).toBe(id);
     expect(teamGroups(s.teams).ended.map((t) => t.id)[0]).toBe(id);
     expect(mine().map((m) => [m.status, m.reason])).toEqual([
       ['undeliverable', reason],
-      ['undeliverable', reason],
+      ['accepted', undefined],
     ]);
     expect(composeBlock(s, id, 'team-lead')?.kind).toBe('ended');
     expect(composeNote(s, id, 'team-lead')).toBeUndefined();
