@@ -16,7 +16,7 @@ import type { HostBoot } from '../../shared/host-boot';
 import { App } from './App';
 import { warmTimeFormats } from './lib/time';
 import { DeckProvider } from './state/context';
-import { applyBoot } from './state/deck-state';
+import { applyBoot } from './state/host-events';
 import { createDeckStore, type DeckStore } from './state/store';
 
 /** The host's API as the first screen sees it: one render calls nothing (effects do not run in a server render). */

@@ -8,7 +8,7 @@ import { createDeckStore } from './state/store';
 import './styles.css';
 
 /**
- * Renders the app over any TeamdeckApi: the shipped entry passes the host's, the dev entry a fake.
+ * Renders the app over any TeamdeckApi: the Electron preload's, or the browser host's WebSocket.
  * `boot` is the browser host's start-up data, applied before the first render.
  */
 export function mount(api: TeamdeckApi, el: HTMLElement, boot?: PageBoot): void {

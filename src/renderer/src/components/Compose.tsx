@@ -126,7 +126,8 @@ export function Compose({ team, member }: { team: string; member: string }) {
           {block.text}
         </p>
       ) : (
-        <p id="compose-hint" className="mt-1.5 px-1 text-[11px] text-zinc-400 dark:text-zinc-500">
+        // A div, not a p: it holds the channel switch, a div, which a p may not contain.
+        <div id="compose-hint" className="mt-1.5 px-1 text-[11px] text-zinc-400 dark:text-zinc-500">
           {arrives && (
             <>
               <span data-testid="compose-arrival" data-channel={chosen?.kind} title={arrives.hint} className="text-zinc-500 dark:text-zinc-400">
@@ -143,7 +144,7 @@ export function Compose({ team, member }: { team: string; member: string }) {
             </>
           )}
           <kbd>Enter</kbd> to send · <kbd>Shift+Enter</kbd> for a new line · <kbd>{modKey()}+K</kbd> to jump to a member
-        </p>
+        </div>
       )}
     </div>
   );

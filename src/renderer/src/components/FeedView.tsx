@@ -2,11 +2,12 @@ import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { describeFrame } from '../../../shared/frame-text';
+import { isFromUser, USER } from '../../../shared/threads';
 import type { ThreadMessage } from '../../../shared/types';
 import { threadItems, type ThreadItem } from '../lib/thread-items';
 import { undeliverableReason } from '../lib/delivery';
 import { useActions, useDeck } from '../state/context';
-import { FEED_FOCUS, isFromUser } from '../state/deck-state';
+import { FEED_FOCUS } from '../state/view-state';
 import { EMPTY_MESSAGES, EMPTY_ROSTER, endedWhen, feedOf, orderedRoster, teamOf } from '../state/selectors';
 import { ExportMenu } from './ExportMenu';
 import { DeliveryChip, RawToggle, RelTime, SentAs, SourceMark, displayName, nameColor, senderName } from './bits';
@@ -148,14 +149,14 @@ export function FeedView({ team }: { team: string }) {
             className="cursor-pointer appearance-none rounded-md border border-zinc-200 bg-white py-1 pr-7 pl-2.5 text-xs text-zinc-700 outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 dark:border-zinc-700 dark:bg-zinc-800 dark:text-zinc-200"
           >
             <option value="">Everyone</option>
-            <option value="user">you</option>
+            <option value={USER}>you</option>
             {roster.map((r) => (
               <option key={r.name} value={r.name}>
                 {r.name}
               </option>
             ))}
             {/* An inbox nobody reads (opened from the needs queue) may have no roster entry. */}
-            {filter && filter !== 'user' && !roster.some((r) => r.name === filter) && <option value={filter}>{filter}</option>}
+            {filter && filter !== USER && !roster.some((r) => r.name === filter) && <option value={filter}>{filter}</option>}
           </select>
           <ChevronDownIcon className="pointer-events-none absolute top-1/2 right-2 -translate-y-1/2 text-zinc-400" width={12} height={12} />
         </label>

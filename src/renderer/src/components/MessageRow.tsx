@@ -1,11 +1,11 @@
 // Rows shared by the thread and the feed: chat bubbles, one-line protocol events, day separators.
 import { memo } from 'react';
 import { describeFrame } from '../../../shared/frame-text';
+import { isFromUser, USER } from '../../../shared/threads';
 import type { ThreadMessage } from '../../../shared/types';
 import { undeliverableReason } from '../lib/delivery';
 import { dayLabel, exactTime } from '../lib/time';
 import { useDeck } from '../state/context';
-import { isFromUser } from '../state/deck-state';
 import { DeliveryChip, RawToggle, RelTime, SentAs, SourceMark, displayName } from './bits';
 import { Markdown } from './LazyMarkdown';
 
@@ -60,7 +60,7 @@ export const FrameEvent = memo(function FrameEvent({ message, owner, lead, raw, 
   const who =
     message.from !== owner
       ? `${displayName(message.from)} → ${displayName(message.to)} · `
-      : message.to !== 'user' && message.to !== lead && message.to !== owner
+      : message.to !== USER && message.to !== lead && message.to !== owner
         ? `→ ${displayName(message.to)} · `
         : '';
   return (

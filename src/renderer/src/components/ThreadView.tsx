@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { isFromUser } from '../../../shared/threads';
 import { threadItems, type ThreadItem } from '../lib/thread-items';
 import { useActions, useDeck } from '../state/context';
-import { isFromUser } from '../state/deck-state';
 import { EMPTY_MESSAGES, isTeamEnded, threadOf } from '../state/selectors';
 import { ArrowDownIcon } from './icons';
 import { Bubble, DaySeparator, FrameEvent, ROW_HEIGHT_GUESS, RowPlaceholder, SCROLL_SEEK } from './MessageRow';

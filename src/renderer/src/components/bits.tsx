@@ -1,12 +1,12 @@
 // Small shared pieces: presence dot, relative time, delivery chip, member colour.
 import { memo, useState } from 'react';
+import { isFromUser, USER } from '../../../shared/threads';
 import type { AnswerSource, DeliveryStatus, MemberState, RosterEntry, ThreadMessage } from '../../../shared/types';
 import { DELIVERY_WORD, deliveryHint, isDeliveryStatus } from '../lib/delivery';
 import { channelHint, channelMark } from '../lib/channels';
 import { sentAsHint, sourceHint, sourceLabel } from '../lib/provenance';
 import { exactTime, lastSeen, relativeTime } from '../lib/time';
 import { useDeck } from '../state/context';
-import { isFromUser } from '../state/deck-state';
 import { memberState, teamOf } from '../state/selectors';
 import { BanIcon, CheckIcon, ClockIcon, DoubleCheckIcon, ReplyIcon, TrayOutIcon } from './icons';
 
@@ -154,7 +154,7 @@ export function nameColor(color: string | undefined): string {
 }
 
 export function displayName(name: string): string {
-  return name === 'user' ? 'you' : name;
+  return name === USER ? 'you' : name;
 }
 
 /** Who wrote a message, as the reader thinks of it: the user's own sends are "you" under any sender name. */

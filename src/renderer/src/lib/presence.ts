@@ -1,3 +1,4 @@
+import { USER } from '../../../shared/threads';
 import type { MemberState, RosterEntry } from '../../../shared/types';
 
 /**
@@ -20,7 +21,7 @@ export const STATE_WORD: Record<MemberState, string> = {
 
 /** Lead first, then config members in config order, then members known only from inbox traffic. */
 export function rosterOrder(roster: readonly RosterEntry[]): RosterEntry[] {
-  const visible = roster.filter((m) => m.name !== 'user');
+  const visible = roster.filter((m) => m.name !== USER);
   const rank = (m: RosterEntry) => (m.isLead ? 0 : m.inConfig ? 1 : 2);
   return visible
     .map((m, i) => ({ m, i }))

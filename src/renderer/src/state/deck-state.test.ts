@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/contract';
 import type { RosterEntry, TeamSummary, ThreadMessage } from '../../../shared/types';
-import * as D from './deck-state';
+import { applySent, setDraft, setSendError, setSending } from './compose-state';
+import { type DeckState, initialState, tick } from './deck-state';
+import { applyEvent, applySnapshot } from './host-events';
+import { applyFeedLoaded, applyThreadLoaded, markViewed } from './messages-state';
+import { applyRoster } from './roster-state';
+import { selectMember, selectTeam } from './view-state';
 import { LEAD_WAITS_NOTE, composeArrival, composeBlock, composeNote, feedOf, memberState, teamGroups, threadOf } from './selectors';
 
 const T0 = Date.UTC(2026, 1, 17, 15, 0, 0);
@@ -42,8 +47,8 @@ function roster(): RosterEntry[] {
   ];
 }
 
-function ready(): D.DeckState {
-  return D.applySnapshot(D.initialState({ viewedBaseline: T0 - 60_000, now: 0 }), snap(), T0 - 5000);
+function ready(): DeckState {
+  return applySnapshot(initialState({ viewedBaseline: T0 - 60_000, now: 0 }), snap(), T0 - 5000);
 }
 
 describe('snapshot', () => {
@@ -52,14 +57,14 @@ describe('snapshot', () => {
     expect(s.phase).toBe('ready');
     expect(s.selectedTeam).toBe('a');
     expect(s.clockOffset).toBe(5000);
-    expect(D.tick(s, T0).now).toBe(T0 + 5000);
+    expect(tick(s, T0).now).toBe(T0 + 5000);
   });
 
   it('keeps caches on a snapshot of the same root and drops them when the root changes', () => {
-    let s = D.applyRoster(ready(), 'a', roster());
-    s = D.applySnapshot(s, snap(), T0);
+    let s = applyRoster(ready(), 'a', roster());
+    s = applySnapshot(s, snap(), T0);
     expect(s.byTeam.a?.roster).toHaveLength(2);
-    s = D.applyEvent(s, { type: 'snapshot', snapshot: snap({ teamsRoot: '/elsewhere', teams: [] }) }, T0);
+    s = applyEvent(s, { type: 'snapshot', snapshot: snap({ teamsRoot: '/elsewhere', teams: [] }) }, T0);
     expect(s.byTeam).toEqual({});
     expect(s.selectedTeam).toBeUndefined();
   });
@@ -67,25 +72,25 @@ describe('snapshot', () => {
 
 describe('roster', () => {
   it('selects the lead by default and keeps an explicit choice', () => {
-    let s = D.applyRoster(ready(), 'a', roster());
+    let s = applyRoster(ready(), 'a', roster());
     expect(s.memberByTeam.a).toBe('team-lead');
-    s = D.selectMember(s, 'a', 'researcher');
-    s = D.applyEvent(s, { type: 'roster', team: 'a', roster: roster() }, T0);
+    s = selectMember(s, 'a', 'researcher');
+    s = applyEvent(s, { type: 'roster', team: 'a', roster: roster() }, T0);
     expect(s.memberByTeam.a).toBe('researcher');
   });
 
   it('ages presence from messages and marks TERMINATED only on a shutdown approval', () => {
-    let s = D.applyRoster(ready(), 'a', roster());
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: msg('team-lead', 'user', T0 + 10) }, T0);
+    let s = applyRoster(ready(), 'a', roster());
+    s = applyEvent(s, { type: 'message', team: 'a', message: msg('team-lead', 'user', T0 + 10) }, T0);
     expect(s.byTeam.a!.roster!.find((r) => r.name === 'team-lead')!.lastEventAt).toBe(T0 + 10);
     const approval = { type: 'shutdown_approved' as const, fields: { type: 'shutdown_approved', requestId: 'x' } };
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: msg('researcher', 'team-lead', T0 + 20, { frame: approval }) }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: msg('researcher', 'team-lead', T0 + 20, { frame: approval }) }, T0);
     expect(s.byTeam.a!.roster!.find((r) => r.name === 'researcher')!.state).toBe('terminated');
   });
 
   it('lists a sender it has not heard of as a member outside the config', () => {
-    let s = D.applyRoster(ready(), 'a', roster());
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: msg('ghost', 'user', T0) }, T0);
+    let s = applyRoster(ready(), 'a', roster());
+    s = applyEvent(s, { type: 'message', team: 'a', message: msg('ghost', 'user', T0) }, T0);
     const ghost = s.byTeam.a!.roster!.find((r) => r.name === 'ghost');
     expect(ghost).toMatchObject({ inConfig: false, state: 'active', lastEventAt: T0 });
   });
@@ -96,15 +101,15 @@ describe('messages', () => {
     let s = ready();
     const late = msg('researcher', 'user', T0 + 2000);
     const early = msg('user', 'researcher', T0 + 1000);
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: late }, T0);
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: early }, T0);
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: { ...late } }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: late }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: early }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: { ...late } }, T0);
     expect(s.byTeam.a!.messages.map((m) => m.id)).toEqual([early.id, late.id]);
   });
 
   it('counts unread only for new words from a member to the user, after the last view', () => {
     let s = ready();
-    const apply = (m: ThreadMessage) => (s = D.applyEvent(s, { type: 'message', team: 'a', message: m }, T0));
+    const apply = (m: ThreadMessage) => (s = applyEvent(s, { type: 'message', team: 'a', message: m }, T0));
     apply(msg('researcher', 'user', T0));
     apply(msg('researcher', 'user', T0 + 1));
     apply(msg('researcher', 'team-lead', T0 + 2)); // team traffic: feed only
@@ -113,7 +118,7 @@ describe('messages', () => {
     apply(msg('researcher', 'user', T0 - 120_000)); // older than the first-launch baseline
     expect(s.byTeam.a!.unread).toEqual({ researcher: 2 });
 
-    s = D.markViewed(s, 'a', 'researcher');
+    s = markViewed(s, 'a', 'researcher');
     expect(s.byTeam.a!.unread.researcher).toBeUndefined();
     expect(s.viewedAt['a/researcher']).toBe(T0 + 1);
     apply(msg('researcher', 'user', T0 + 5));
@@ -122,7 +127,7 @@ describe('messages', () => {
 
   it('recounts unread when a loaded feed brings in older messages', () => {
     let s = ready();
-    s = D.applyFeedLoaded(s, 'a', [msg('team-lead', 'user', T0), msg('team-lead', 'user', T0 + 1), msg('team-lead', 'user', T0 - 600_000)]);
+    s = applyFeedLoaded(s, 'a', [msg('team-lead', 'user', T0), msg('team-lead', 'user', T0 + 1), msg('team-lead', 'user', T0 - 600_000)]);
     expect(s.byTeam.a!.unread).toEqual({ 'team-lead': 2 });
     expect(s.byTeam.a!.feedLoaded).toBe(0);
   });
@@ -130,9 +135,9 @@ describe('messages', () => {
   it('merges a loaded thread with messages pushed while it was loading', () => {
     let s = ready();
     const pushed = msg('researcher', 'user', T0 + 5000);
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: pushed }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: pushed }, T0);
     const history = [msg('user', 'researcher', T0), msg('researcher', 'user', T0 + 1000), { ...pushed }];
-    s = D.applyThreadLoaded(s, 'a', 'researcher', history);
+    s = applyThreadLoaded(s, 'a', 'researcher', history);
     const thread = threadOf(s.byTeam.a!.messages, 'researcher');
     expect(thread.map((m) => m.id)).toEqual([history[0]!.id, history[1]!.id, pushed.id]);
     expect(s.byTeam.a!.threadLoaded.researcher).toBe(0);
@@ -140,13 +145,16 @@ describe('messages', () => {
 });
 
 describe('thread membership', () => {
+  /** Whether the window's thread with `member` shows the message (src/shared/threads.ts, with context). */
+  const shows = (m: Partial<ThreadMessage>, member: string) => threadOf([m as ThreadMessage], member).length === 1;
+
   it('holds user<->member words and the member’s own protocol events, not team traffic', () => {
-    expect(D.inThread({ from: 'user', to: 'r' }, 'r')).toBe(true);
-    expect(D.inThread({ from: 'r', to: 'user' }, 'r')).toBe(true);
-    expect(D.inThread({ from: 'r', to: 'team-lead', frame: idleFrame }, 'r')).toBe(true);
-    expect(D.inThread({ from: 'r', to: 'team-lead' }, 'r')).toBe(false);
-    expect(D.inThread({ from: 'team-lead', to: 'r' }, 'r')).toBe(false);
-    expect(D.inThread({ from: 'user', to: 'x' }, 'r')).toBe(false);
+    expect(shows({ from: 'user', to: 'r' }, 'r')).toBe(true);
+    expect(shows({ from: 'r', to: 'user' }, 'r')).toBe(true);
+    expect(shows({ from: 'r', to: 'team-lead', frame: idleFrame }, 'r')).toBe(true);
+    expect(shows({ from: 'r', to: 'team-lead' }, 'r')).toBe(false);
+    expect(shows({ from: 'team-lead', to: 'r' }, 'r')).toBe(false);
+    expect(shows({ from: 'user', to: 'x' }, 'r')).toBe(false);
   });
 });
 
@@ -154,25 +162,25 @@ describe('sending and delivery', () => {
   const req = { team: 'a', to: 'researcher', text: 'hello' };
 
   it('shows a sent message at once, clears the draft, then advances by delivery events', () => {
-    let s = D.setDraft(ready(), 'a', 'researcher', { text: 'hello' });
-    s = D.setSending(s, 'a', 'researcher', true);
-    s = D.applySent(s, req, { id: 'x1', status: 'queued', reason: 'inbox locked' }, T0);
+    let s = setDraft(ready(), 'a', 'researcher', { text: 'hello' });
+    s = setSending(s, 'a', 'researcher', true);
+    s = applySent(s, req, { id: 'x1', status: 'queued', reason: 'inbox locked' }, T0);
     expect(s.drafts['a/researcher']).toBeUndefined();
     expect(s.sending['a/researcher']).toBeUndefined();
     let m = s.byTeam.a!.messages.find((x) => x.id === 'x1')!;
     expect(m).toMatchObject({ from: 'user', to: 'researcher', status: 'queued', reason: 'inbox locked', sentAs: 'user' });
 
-    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'accepted' }, T0);
+    s = applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'accepted' }, T0);
     m = s.byTeam.a!.messages.find((x) => x.id === 'x1')!;
     expect(m.status).toBe('accepted');
     expect(m.reason).toBeUndefined();
 
-    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'replied' }, T0);
-    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'seen' }, T0); // late, must not regress
+    s = applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'replied' }, T0);
+    s = applyEvent(s, { type: 'delivery', team: 'a', id: 'x1', to: 'researcher', status: 'seen' }, T0); // late, must not regress
     expect(s.byTeam.a!.messages.find((x) => x.id === 'x1')!.status).toBe('replied');
 
     // The host echoing the message afterwards neither duplicates it nor takes its status back.
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: msg('user', 'researcher', T0 + 3, { id: 'x1', text: 'hello', status: 'accepted' }) }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: msg('user', 'researcher', T0 + 3, { id: 'x1', text: 'hello', status: 'accepted' }) }, T0);
     const all = s.byTeam.a!.messages.filter((x) => x.id === 'x1');
     expect(all).toHaveLength(1);
     expect(all[0]!.status).toBe('replied');
@@ -181,27 +189,27 @@ describe('sending and delivery', () => {
 
   it('applies a delivery that arrived before its message', () => {
     let s = ready();
-    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'x2', to: 'researcher', status: 'taken' }, T0);
-    s = D.applySent(s, req, { id: 'x2', status: 'accepted' }, T0);
+    s = applyEvent(s, { type: 'delivery', team: 'a', id: 'x2', to: 'researcher', status: 'taken' }, T0);
+    s = applySent(s, req, { id: 'x2', status: 'accepted' }, T0);
     expect(s.byTeam.a!.messages.find((x) => x.id === 'x2')!.status).toBe('taken');
   });
 
   it('keeps the text and shows the refusal when a send is refused', () => {
-    let s = D.setDraft(ready(), 'a', 'researcher', { text: '{"type":"shutdown_request"}' });
-    s = D.setSending(s, 'a', 'researcher', true);
-    s = D.setSendError(s, 'a', 'researcher', 'looks like a protocol frame');
+    let s = setDraft(ready(), 'a', 'researcher', { text: '{"type":"shutdown_request"}' });
+    s = setSending(s, 'a', 'researcher', true);
+    s = setSendError(s, 'a', 'researcher', 'looks like a protocol frame');
     expect(s.drafts['a/researcher']!.text).toBe('{"type":"shutdown_request"}');
     expect(s.sendErrors['a/researcher']).toBe('looks like a protocol frame');
     expect(s.sending['a/researcher']).toBeUndefined();
     // Trying again clears the old error.
-    expect(D.setSending(s, 'a', 'researcher', true).sendErrors['a/researcher']).toBeUndefined();
+    expect(setSending(s, 'a', 'researcher', true).sendErrors['a/researcher']).toBeUndefined();
   });
 
   it('keeps a draft per member while switching', () => {
-    let s = D.setDraft(ready(), 'a', 'researcher', { text: 'one' });
-    s = D.selectMember(s, 'a', 'team-lead');
-    s = D.setDraft(s, 'a', 'team-lead', { text: 'two', summary: 's' });
-    s = D.selectMember(s, 'a', 'researcher');
+    let s = setDraft(ready(), 'a', 'researcher', { text: 'one' });
+    s = selectMember(s, 'a', 'team-lead');
+    s = setDraft(s, 'a', 'team-lead', { text: 'two', summary: 's' });
+    s = selectMember(s, 'a', 'researcher');
     expect(s.drafts['a/researcher']).toEqual({ text: 'one', summary: '' });
     expect(s.drafts['a/team-lead']).toEqual({ text: 'two', summary: 's' });
   });
@@ -209,32 +217,32 @@ describe('sending and delivery', () => {
 
 describe('teams, problems and counts', () => {
   it('moves the selection when the selected team disappears', () => {
-    let s = D.selectTeam(ready(), 'b');
-    s = D.applyEvent(s, { type: 'teams', teams: [team('a')] }, T0);
+    let s = selectTeam(ready(), 'b');
+    s = applyEvent(s, { type: 'teams', teams: [team('a')] }, T0);
     expect(s.selectedTeam).toBe('a');
   });
 
   it('replaces a problem about the same file instead of piling up', () => {
     let s = ready();
     const p = { kind: 'inbox' as const, file: 'a/inboxes/r.json', message: 'bad', preservedAt: 'x' };
-    s = D.applyEvent(s, { type: 'problem', problem: p }, T0);
-    s = D.applyEvent(s, { type: 'problem', problem: { ...p, message: 'still bad' } }, T0);
+    s = applyEvent(s, { type: 'problem', problem: p }, T0);
+    s = applyEvent(s, { type: 'problem', problem: { ...p, message: 'still bad' } }, T0);
     expect(s.problems).toEqual([{ ...p, message: 'still bad' }]);
   });
 
   it('tracks the queued count', () => {
-    expect(D.applyEvent(ready(), { type: 'queued-count', count: 3 }, T0).queuedCount).toBe(3);
+    expect(applyEvent(ready(), { type: 'queued-count', count: 3 }, T0).queuedCount).toBe(3);
   });
 });
 
 describe('delivery states', () => {
   const req = { team: 'a', to: 'researcher', text: 'hello' };
-  const deliver = (s: D.DeckState, id: string, status: ThreadMessage['status'] & string, reason?: string) =>
-    D.applyEvent(s, { type: 'delivery', team: 'a', id, to: 'researcher', status, ...(reason ? { reason } : {}) }, T0);
-  const statusOf = (s: D.DeckState, id: string) => s.byTeam.a!.messages.find((x) => x.id === id);
+  const deliver = (s: DeckState, id: string, status: ThreadMessage['status'] & string, reason?: string) =>
+    applyEvent(s, { type: 'delivery', team: 'a', id, to: 'researcher', status, ...(reason ? { reason } : {}) }, T0);
+  const statusOf = (s: DeckState, id: string) => s.byTeam.a!.messages.find((x) => x.id === id);
 
   it('moves queued → accepted → taken → seen → replied, and never back, in whatever order events come', () => {
-    let s = D.applySent(ready(), req, { id: 'd1', status: 'queued', reason: 'inbox locked' }, T0);
+    let s = applySent(ready(), req, { id: 'd1', status: 'queued', reason: 'inbox locked' }, T0);
     const seen: string[] = [];
     for (const st of ['accepted', 'taken', 'seen', 'replied'] as const) {
       s = deliver(s, 'd1', st);
@@ -242,23 +250,23 @@ describe('delivery states', () => {
     }
     expect(seen).toEqual(['accepted', 'taken', 'seen', 'replied']);
 
-    let r = D.applySent(ready(), req, { id: 'd2', status: 'accepted' }, T0);
+    let r = applySent(ready(), req, { id: 'd2', status: 'accepted' }, T0);
     for (const st of ['seen', 'taken', 'accepted', 'queued'] as const) r = deliver(r, 'd2', st);
     expect(statusOf(r, 'd2')!.status).toBe('seen');
   });
 
   it('keeps undeliverable final, with its own reason, whatever comes after', () => {
-    let s = D.applySent(ready(), req, { id: 'u1', status: 'queued', reason: 'inbox locked' }, T0);
+    let s = applySent(ready(), req, { id: 'u1', status: 'queued', reason: 'inbox locked' }, T0);
     s = deliver(s, 'u1', 'undeliverable', 'the team ended before it could be delivered');
     for (const st of ['accepted', 'taken', 'seen', 'replied', 'queued'] as const) s = deliver(s, 'u1', st, 'later');
     // The host echoing the message with an older state changes nothing either.
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: msg('user', 'researcher', T0, { id: 'u1', status: 'accepted' }) }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: msg('user', 'researcher', T0, { id: 'u1', status: 'accepted' }) }, T0);
     expect(statusOf(s, 'u1')).toMatchObject({ status: 'undeliverable', reason: 'the team ended before it could be delivered' });
     expect(s.byTeam.a!.deliveries.u1).toEqual({ status: 'undeliverable', reason: 'the team ended before it could be delivered' });
   });
 
   it('never lends a queued message’s reason to its undeliverable state', () => {
-    let s = D.applySent(ready(), req, { id: 'u2', status: 'queued', reason: 'inbox locked' }, T0);
+    let s = applySent(ready(), req, { id: 'u2', status: 'queued', reason: 'inbox locked' }, T0);
     s = deliver(s, 'u2', 'undeliverable');
     expect(statusOf(s, 'u2')!.status).toBe('undeliverable');
     expect(statusOf(s, 'u2')!.reason).toBeUndefined();
@@ -266,30 +274,30 @@ describe('delivery states', () => {
 
   it('applies an undeliverable that arrived before the send answered', () => {
     let s = deliver(ready(), 'u3', 'undeliverable', 'researcher shut down');
-    s = D.applySent(s, req, { id: 'u3', status: 'queued', reason: 'waiting its turn' }, T0);
+    s = applySent(s, req, { id: 'u3', status: 'queued', reason: 'waiting its turn' }, T0);
     expect(statusOf(s, 'u3')).toMatchObject({ status: 'undeliverable', reason: 'researcher shut down' });
   });
 
   it('ignores a state this build does not know rather than losing the one it has', () => {
-    let s = D.applySent(ready(), req, { id: 'k1', status: 'accepted' }, T0);
-    s = D.applyEvent(s, { type: 'delivery', team: 'a', id: 'k1', to: 'researcher', status: 'read' as never }, T0);
+    let s = applySent(ready(), req, { id: 'k1', status: 'accepted' }, T0);
+    s = applyEvent(s, { type: 'delivery', team: 'a', id: 'k1', to: 'researcher', status: 'read' as never }, T0);
     expect(statusOf(s, 'k1')!.status).toBe('accepted');
   });
 
   it('marks a send with the team’s sender name until the host’s echo says for sure', () => {
-    let s = D.applySnapshot(ready(), snap({ teams: [team('a', { era: 'current', sendAs: 'teamdeck' })] }), T0);
-    s = D.applySent(s, req, { id: 's1', status: 'accepted' }, T0);
+    let s = applySnapshot(ready(), snap({ teams: [team('a', { era: 'current', sendAs: 'teamdeck' })] }), T0);
+    s = applySent(s, req, { id: 's1', status: 'accepted' }, T0);
     expect(statusOf(s, 's1')!.sentAs).toBe('teamdeck');
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: msg('user', 'researcher', T0, { id: 's1', sentAs: 'deck-2', status: 'taken' }) }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: msg('user', 'researcher', T0, { id: 's1', sentAs: 'deck-2', status: 'taken' }) }, T0);
     expect(statusOf(s, 's1')).toMatchObject({ sentAs: 'deck-2', status: 'taken' });
   });
 });
 
 describe('current-era messages', () => {
   it('counts a message written as teamdeck as the user’s, in the thread, never unread nor a roster member', () => {
-    let s = D.applyRoster(ready(), 'a', roster());
+    let s = applyRoster(ready(), 'a', roster());
     const mine = msg('teamdeck', 'researcher', T0 + 10, { sentAs: 'teamdeck', status: 'accepted' });
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: mine }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: mine }, T0);
     expect(threadOf(s.byTeam.a!.messages, 'researcher').map((m) => m.id)).toEqual([mine.id]);
     expect(s.byTeam.a!.unread).toEqual({});
     expect(s.byTeam.a!.roster!.map((r) => r.name)).not.toContain('teamdeck');
@@ -300,8 +308,8 @@ describe('current-era messages', () => {
     let s = ready();
     const a1 = msg('researcher', 'team-lead', T0 + 1, { source: 'idle-notification' });
     const a2 = msg('researcher', 'teamdeck', T0 + 2, { source: 'transcript' });
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: a1 }, T0);
-    s = D.applyEvent(s, { type: 'message', team: 'a', message: a2 }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: a1 }, T0);
+    s = applyEvent(s, { type: 'message', team: 'a', message: a2 }, T0);
     expect(threadOf(s.byTeam.a!.messages, 'researcher').map((m) => m.id)).toEqual([a1.id, a2.id]);
     expect(s.byTeam.a!.unread).toEqual({ researcher: 2 });
     expect(feedOf(s.byTeam.a!.messages, 'user')).toHaveLength(2);
@@ -325,14 +333,14 @@ describe('running and ended teams', () => {
   });
 
   it('opens the first running team, else the newest ended one', () => {
-    expect(D.applySnapshot(ready(), snap({ teams, teamsRoot: '/other' }), T0).selectedTeam).toBe('run-1');
+    expect(applySnapshot(ready(), snap({ teams, teamsRoot: '/other' }), T0).selectedTeam).toBe('run-1');
     const allEnded = teams.filter((t) => t.state === 'ended');
-    expect(D.applySnapshot(ready(), snap({ teams: allEnded, teamsRoot: '/other' }), T0).selectedTeam).toBe('new');
+    expect(applySnapshot(ready(), snap({ teams: allEnded, teamsRoot: '/other' }), T0).selectedTeam).toBe('new');
   });
 
   it('keeps an open team open, browsable, when it ends', () => {
-    let s = D.selectMember(D.applyRoster(ready(), 'a', roster()), 'a', 'researcher');
-    s = D.applyEvent(s, { type: 'teams', teams: [team('a', { state: 'ended', endedAt: T0 }), team('b')] }, T0);
+    let s = selectMember(applyRoster(ready(), 'a', roster()), 'a', 'researcher');
+    s = applyEvent(s, { type: 'teams', teams: [team('a', { state: 'ended', endedAt: T0 }), team('b')] }, T0);
     expect(s.selectedTeam).toBe('a');
     expect(s.memberByTeam.a).toBe('researcher');
     expect(memberState(s, 'a', s.byTeam.a!.roster![0])).toBe('terminated');
@@ -345,7 +353,7 @@ describe('compose, as a pure selector', () => {
   at.setHours(14, 31, 0, 0);
   const endedAt = at.getTime();
   const now = endedAt + 60 * 60_000;
-  const withTeams = (...ts: TeamSummary[]) => ({ ...D.applyRoster(D.applySnapshot(ready(), snap({ teams: ts }), T0), ts[0]!.id, roster()), now });
+  const withTeams = (...ts: TeamSummary[]) => ({ ...applyRoster(applySnapshot(ready(), snap({ teams: ts }), T0), ts[0]!.id, roster()), now });
   const clock = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' }).format(endedAt);
 
   it('says when and why an ended team takes nothing', () => {
@@ -362,7 +370,7 @@ describe('compose, as a pure selector', () => {
     let s = withTeams(team('a'));
     expect(composeBlock(s, 'a', 'researcher')).toBeUndefined();
     const approval = { type: 'shutdown_approved' as const, fields: { type: 'shutdown_approved', requestId: 'x' } };
-    s = { ...D.applyEvent(s, { type: 'message', team: 'a', message: msg('researcher', 'team-lead', T0, { frame: approval }) }, T0), now };
+    s = { ...applyEvent(s, { type: 'message', team: 'a', message: msg('researcher', 'team-lead', T0, { frame: approval }) }, T0), now };
     expect(composeBlock(s, 'a', 'researcher')).toEqual({
       kind: 'terminated',
       text: 'researcher approved its shutdown, so nothing reads its inbox any more. The history stays here.',

@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/contract';
 import type { MemberActivity, NeedItem, TaskBoard, TaskItem, TeamSummary, ThreadMessage, TimelineItem } from '../../../shared/types';
-import * as D from './deck-state';
+import { type DeckState, initialState } from './deck-state';
+import { applyEvent, applySnapshot } from './host-events';
+import { applyActivityError, applyActivityLoaded, applyNeedsLoaded, applyTasksLoaded, applyTimelineError, applyTimelineLoaded, requestTimeline } from './live-state';
+import { applyFeedLoaded } from './messages-state';
+import { applyRoster } from './roster-state';
+import { clearFocus, FEED_FOCUS, focusFeedMessage, focusMessage, selectMember, setFeedFilter, setPane, showTasks } from './view-state';
 import { mergeTimeline, timelineAfterLoad, TIMELINE_CAP } from './live-merge';
 import { needActionLabel, needTarget, openBlockers, openTaskCount, taskColumns } from './selectors';
 
@@ -30,20 +35,20 @@ function snap(over: Partial<Snapshot> = {}): Snapshot {
   };
 }
 
-function ready(): D.DeckState {
-  return D.applySnapshot(D.initialState({ viewedBaseline: T0, now: 0 }), snap(), T0);
+function ready(): DeckState {
+  return applySnapshot(initialState({ viewedBaseline: T0, now: 0 }), snap(), T0);
 }
 
 const it_ = (id: string, at: number, text = id, kind: TimelineItem['kind'] = 'text'): TimelineItem => ({ id, kind, at, text });
 const ids = (list: readonly TimelineItem[] | undefined) => (list ?? []).map((x) => x.id);
-const ev = (s: D.DeckState, e: Parameters<typeof D.applyEvent>[1]) => D.applyEvent(s, e, T0);
+const ev = (s: DeckState, e: Parameters<typeof applyEvent>[1]) => applyEvent(s, e, T0);
 
 describe('activity', () => {
   const working: MemberActivity = { member: 'researcher', kind: 'working', tool: { name: 'Bash', summary: 'npm test', since: T0 - 42_000 }, sources: ['transcript'] };
   const idle: MemberActivity = { member: 'tester', kind: 'idle', since: T0 - 60_000, sources: ['transcript'] };
 
   it('a team’s activity is replaced by each event: a member left out is gone', () => {
-    let s = D.applyActivityLoaded(ready(), 'a', [working, idle]);
+    let s = applyActivityLoaded(ready(), 'a', [working, idle]);
     expect(Object.keys(s.byTeam.a!.activity!)).toEqual(['researcher', 'tester']);
     expect(s.byTeam.a!.activityLoaded).toBe(0);
     s = ev(s, { type: 'activity', team: 'a', activity: [{ ...idle, kind: 'working', since: T0 }] });
@@ -54,7 +59,7 @@ describe('activity', () => {
   });
 
   it('an unchanged member keeps its object, so only changed rows re-render', () => {
-    let s = D.applyActivityLoaded(ready(), 'a', [working, idle]);
+    let s = applyActivityLoaded(ready(), 'a', [working, idle]);
     const before = s.byTeam.a!.activity!;
     s = ev(s, { type: 'activity', team: 'a', activity: [{ ...working, tool: { ...working.tool! } }, { ...idle, since: T0 }] });
     expect(s.byTeam.a!.activity!.researcher).toBe(before.researcher);
@@ -62,7 +67,7 @@ describe('activity', () => {
   });
 
   it('a failed load is remembered until an event or a load brings activity', () => {
-    let s = D.applyActivityError(ready(), 'a', 'no transcript folder');
+    let s = applyActivityError(ready(), 'a', 'no transcript folder');
     expect(s.byTeam.a!.activityError).toBe('no transcript folder');
     s = ev(s, { type: 'activity', team: 'a', activity: [idle] });
     expect(s.byTeam.a!.activityError).toBeUndefined();
@@ -100,10 +105,10 @@ describe('timeline', () => {
     s = ev(s, { type: 'timeline', team: 'a', member: 'researcher', items: [it_('x', 1)] });
     expect(s.byTeam.a?.timelines.researcher).toBeUndefined();
 
-    s = D.requestTimeline(s, 'a', 'researcher');
+    s = requestTimeline(s, 'a', 'researcher');
     // An event before the load answers is kept, and the load does not lose it.
     s = ev(s, { type: 'timeline', team: 'a', member: 'researcher', items: [it_('r3', 30)] });
-    s = D.applyTimelineLoaded(s, 'a', 'researcher', [it_('r1', 10), it_('r2', 20)]);
+    s = applyTimelineLoaded(s, 'a', 'researcher', [it_('r1', 10), it_('r2', 20)]);
     expect(ids(s.byTeam.a!.timelines.researcher!.items)).toEqual(['r1', 'r2', 'r3']);
     expect(s.byTeam.a!.timelines.researcher!.loaded).toBe(0);
 
@@ -114,8 +119,8 @@ describe('timeline', () => {
   });
 
   it('a failed load shows its error and keeps what was there', () => {
-    let s = D.requestTimeline(ready(), 'a', 'researcher');
-    s = D.applyTimelineError(s, 'a', 'researcher', 'transcript unreadable');
+    let s = requestTimeline(ready(), 'a', 'researcher');
+    s = applyTimelineError(s, 'a', 'researcher', 'transcript unreadable');
     expect(s.byTeam.a!.timelines.researcher).toMatchObject({ items: [], error: 'transcript unreadable' });
   });
 });
@@ -125,7 +130,7 @@ describe('tasks', () => {
   const board = (tasks: TaskItem[]): TaskBoard => ({ team: 'a', list: 'a', exists: true, tasks, problems: [] });
 
   it('a board event replaces the team’s board', () => {
-    let s = D.applyTasksLoaded(ready(), 'a', board([task('1', 'pending')]));
+    let s = applyTasksLoaded(ready(), 'a', board([task('1', 'pending')]));
     s = ev(s, { type: 'tasks', team: 'a', board: board([task('1', 'completed'), task('2', 'pending')]) });
     expect(s.byTeam.a!.tasks!.tasks.map((t) => `${t.id}:${t.status}`)).toEqual(['1:completed', '2:pending']);
     expect(openTaskCount(s.byTeam.a!.tasks)).toBe(1);
@@ -146,7 +151,7 @@ describe('needs', () => {
   const need = (id: string, since: number, extra: Partial<NeedItem> = {}): NeedItem => ({ id, kind: 'permission', team: 'a', title: id, since, ...extra });
 
   it('are replaced wholesale by each event, newest first: a dropped need is gone', () => {
-    let s = D.applyNeedsLoaded(ready(), [need('old', T0 - 60_000), need('new', T0 - 1000)]);
+    let s = applyNeedsLoaded(ready(), [need('old', T0 - 60_000), need('new', T0 - 1000)]);
     expect(s.needs.map((n) => n.id)).toEqual(['new', 'old']);
     s = ev(s, { type: 'needs', needs: [need('old', T0 - 60_000)] });
     expect(s.needs.map((n) => n.id)).toEqual(['old']);
@@ -155,16 +160,16 @@ describe('needs', () => {
   });
 
   it('a new root forgets the old root’s needs until they load again', () => {
-    let s = D.applyNeedsLoaded(ready(), [need('x', T0)]);
-    s = D.applySnapshot(s, snap({ teamsRoot: '/elsewhere' }), T0);
+    let s = applyNeedsLoaded(ready(), [need('x', T0)]);
+    s = applySnapshot(s, snap({ teamsRoot: '/elsewhere' }), T0);
     expect(s.needs).toEqual([]);
     expect(s.needsLoaded).toBeUndefined();
   });
 
   it('each need opens where the human acts', () => {
-    let s = D.applyRoster(ready(), 'a', [{ name: 'boss', inboxName: 'boss', isLead: true, inConfig: true, state: 'active' }]);
+    let s = applyRoster(ready(), 'a', [{ name: 'boss', inboxName: 'boss', isLead: true, inConfig: true, state: 'active' }]);
     const msg: ThreadMessage = { id: 'm1', team: 'a', from: 'user', to: 'researcher', text: 'hi', timestamp: '', time: T0, read: false };
-    s = D.applyFeedLoaded(s, 'a', [msg]);
+    s = applyFeedLoaded(s, 'a', [msg]);
     expect(needTarget(s, need('p', T0, { member: 'researcher' }))).toEqual({ kind: 'thread', team: 'a', member: 'boss' });
     expect(needTarget(s, need('q', T0, { kind: 'plan-approval', member: 'researcher' }))).toEqual({ kind: 'thread', team: 'a', member: 'researcher' });
     expect(needTarget(s, need('t', T0, { kind: 'stuck-taken', messageId: 'm1' }))).toEqual({ kind: 'message', team: 'a', member: 'researcher', id: 'm1' });
@@ -180,31 +185,31 @@ describe('needs', () => {
 
 describe('panes and focus', () => {
   it('the Thread | Activity choice is kept while moving between members; tasks is a view of its own', () => {
-    let s = D.selectMember(ready(), 'a', 'researcher');
-    s = D.setPane(s, 'activity');
-    s = D.selectMember(s, 'a', 'tester');
+    let s = selectMember(ready(), 'a', 'researcher');
+    s = setPane(s, 'activity');
+    s = selectMember(s, 'a', 'tester');
     expect(s.pane).toBe('activity');
-    s = D.showTasks(s);
+    s = showTasks(s);
     expect(s.view).toBe('tasks');
-    s = D.showTasks(s, false);
+    s = showTasks(s, false);
     expect(s.view).toBe('thread');
   });
 
   it('opening a message from the queue shows that member’s thread with the message marked', () => {
-    let s = D.setPane(ready(), 'activity');
-    s = D.focusMessage(s, 'b', 'researcher', 'm1');
+    let s = setPane(ready(), 'activity');
+    s = focusMessage(s, 'b', 'researcher', 'm1');
     expect(s).toMatchObject({ selectedTeam: 'b', view: 'thread', pane: 'thread', focus: { team: 'b', member: 'researcher', id: 'm1' } });
     expect(s.memberByTeam.b).toBe('researcher');
-    expect(D.selectMember(s, 'b', 'tester').focus).toBeUndefined();
-    expect(D.clearFocus(s).focus).toBeUndefined();
+    expect(selectMember(s, 'b', 'tester').focus).toBeUndefined();
+    expect(clearFocus(s).focus).toBeUndefined();
   });
 
   it("opening teammates' traffic from search shows the team's whole feed with the message marked", () => {
-    let s = D.setFeedFilter(ready(), 'b', 'tester');
-    s = D.focusFeedMessage(s, 'b', 'm7');
-    expect(s).toMatchObject({ selectedTeam: 'b', view: 'feed', focus: { team: 'b', member: D.FEED_FOCUS, id: 'm7' } });
+    let s = setFeedFilter(ready(), 'b', 'tester');
+    s = focusFeedMessage(s, 'b', 'm7');
+    expect(s).toMatchObject({ selectedTeam: 'b', view: 'feed', focus: { team: 'b', member: FEED_FOCUS, id: 'm7' } });
     // Unfiltered: a filter on one member could hide the message.
     expect(s.feedFilter.b).toBeUndefined();
-    expect(D.clearFocus(s).focus).toBeUndefined();
+    expect(clearFocus(s).focus).toBeUndefined();
   });
 });

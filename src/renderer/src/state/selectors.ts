@@ -1,22 +1,24 @@
 // Derived data, memoized on the identity of the arrays they come from, so components can select
 // them directly and re-render only when their inputs really changed.
+import { endedNewestFirst } from '../../../shared/host-boot';
+import { inThread, isFromUser, isToUser, USER } from '../../../shared/threads';
 import type { MemberState, NeedItem, RosterEntry, TaskBoard, TaskItem, TeamProblem, TeamSummary, ThreadMessage } from '../../../shared/types';
 import { displayState, rosterOrder } from '../lib/presence';
 import { arrivalHint, arrivalLabel } from '../lib/provenance';
 import { pointInTime } from '../lib/time';
-import { type DeckState, type TeamCache, USER, endedNewestFirst, inThread, isFromUser, isToUser, memberKey } from './deck-state';
+import { memberKey, type DeckState, type TeamCache } from './deck-state';
 
 export const EMPTY_MESSAGES: readonly ThreadMessage[] = Object.freeze([]) as readonly ThreadMessage[];
 export const EMPTY_ROSTER: readonly RosterEntry[] = Object.freeze([]) as readonly RosterEntry[];
 
 const threadMemo = new WeakMap<readonly ThreadMessage[], Map<string, ThreadMessage[]>>();
 
-/** The user's thread with `member`, oldest first. */
+/** The user's thread with `member`, oldest first; the member's protocol events show in it as context. */
 export function threadOf(messages: readonly ThreadMessage[], member: string): readonly ThreadMessage[] {
   let perMember = threadMemo.get(messages);
   if (!perMember) threadMemo.set(messages, (perMember = new Map()));
   let out = perMember.get(member);
-  if (!out) perMember.set(member, (out = messages.filter((m) => inThread(m, member))));
+  if (!out) perMember.set(member, (out = messages.filter((m) => inThread(m, member, { context: true }))));
   return out;
 }
 

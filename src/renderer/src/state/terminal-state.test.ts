@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../../shared/contract';
 import type { TeamSummary, TerminalInfo } from '../../../shared/types';
-import * as D from './deck-state';
+import { applySent } from './compose-state';
+import { DEFAULT_SETTINGS, initialState } from './deck-state';
+import { applyEvent, applySnapshot } from './host-events';
+import { applyRoster } from './roster-state';
+import { selectMember, selectTeam, setPane } from './view-state';
 import { needActionLabel, needTarget } from './selectors';
 import * as T from './terminal-state';
 
@@ -23,7 +27,7 @@ function snap(over: Partial<Snapshot> = {}): Snapshot {
     watching: true,
     teams: [team('a')],
     problems: [],
-    settings: D.DEFAULT_SETTINGS,
+    settings: DEFAULT_SETTINGS,
     queuedCount: 0,
     now: T0,
     canStartDemo: true,
@@ -33,7 +37,7 @@ function snap(over: Partial<Snapshot> = {}): Snapshot {
   };
 }
 
-const ready = (over: Partial<Snapshot> = {}) => D.applySnapshot(D.initialState({ viewedBaseline: T0, now: T0 }), snap(over), T0);
+const ready = (over: Partial<Snapshot> = {}) => applySnapshot(initialState({ viewedBaseline: T0, now: T0 }), snap(over), T0);
 
 describe('mergeTerminals', () => {
   it('keeps the old list when the host sent the same terminals again', () => {
@@ -74,7 +78,7 @@ describe('terminals in the deck state', () => {
     let s = ready({ terminals: [term('t-1')], launch: { available: false, reason: 'tmux is not installed' } });
     expect(s.terminals.map((t) => t.id)).toEqual(['t-1']);
     expect(s.launch).toEqual({ available: false, reason: 'tmux is not installed' });
-    s = D.applyEvent(s, { type: 'terminals', terminals: [term('t-1', { state: 'exited', exitCode: 1 })] }, T0);
+    s = applyEvent(s, { type: 'terminals', terminals: [term('t-1', { state: 'exited', exitCode: 1 })] }, T0);
     expect(s.terminals[0]).toMatchObject({ state: 'exited', exitCode: 1 });
   });
 
@@ -87,7 +91,7 @@ describe('terminals in the deck state', () => {
 
   it('offers the Terminal tab on the lead only, and shows it once chosen, per team', () => {
     let s = ready({ teams: [team('a', { terminal: 't-1' }), team('b')], terminals: [term('t-1')] });
-    s = D.applyRoster(s, 'a', [
+    s = applyRoster(s, 'a', [
       { name: 'team-lead', inboxName: 'team-lead', isLead: true, inConfig: true, state: 'active' },
       { name: 'researcher', inboxName: 'researcher', isLead: false, inConfig: true, state: 'active' },
     ]);
@@ -98,7 +102,7 @@ describe('terminals in the deck state', () => {
     expect(T.shownPane(s, 'a', 'team-lead')).toBe('terminal');
     expect(T.shownPane(s, 'a', 'researcher')).toBe('thread');
     // Thread (or Activity) on the lead leaves the Terminal tab for that team.
-    s = D.setPane(D.selectMember(s, 'a', 'team-lead'), 'activity');
+    s = setPane(selectMember(s, 'a', 'team-lead'), 'activity');
     expect(T.shownPane(s, 'a', 'team-lead')).toBe('activity');
     expect(s.leadTerminal.a).toBe(false);
   });
@@ -109,10 +113,10 @@ describe('terminals in the deck state', () => {
     expect(s.view).toBe('terminal');
     expect(s.openTerminal).toBe('t-9');
     expect(s.pendingLaunch).toBe('t-9');
-    s = D.applyEvent(s, { type: 'terminals', terminals: [term('t-9')] }, T0);
+    s = applyEvent(s, { type: 'terminals', terminals: [term('t-9')] }, T0);
     expect(s.view).toBe('terminal');
     // The team appears (the summary names its terminal before the terminal's record names the team).
-    s = D.applyEvent(s, { type: 'teams', teams: [team('a'), team('session-1', { terminal: 't-9' })] }, T0);
+    s = applyEvent(s, { type: 'teams', teams: [team('a'), team('session-1', { terminal: 't-9' })] }, T0);
     expect(s.selectedTeam).toBe('session-1');
     expect(s.view).toBe('thread');
     expect(s.leadTerminal['session-1']).toBe(true);
@@ -121,9 +125,9 @@ describe('terminals in the deck state', () => {
 
   it('does not pull the user away when they left the launched terminal before its team appeared', () => {
     let s = T.applyLaunched(ready(), term('t-9', { state: 'starting' }));
-    s = D.selectTeam(s, 'a');
-    s = D.applyEvent(s, { type: 'terminals', terminals: [term('t-9', { team: 'session-1' })] }, T0);
-    s = D.applyEvent(s, { type: 'teams', teams: [team('a'), team('session-1')] }, T0);
+    s = selectTeam(s, 'a');
+    s = applyEvent(s, { type: 'terminals', terminals: [term('t-9', { team: 'session-1' })] }, T0);
+    s = applyEvent(s, { type: 'teams', teams: [team('a'), team('session-1')] }, T0);
     expect(s.selectedTeam).toBe('a');
     expect(s.view).toBe('thread');
     // Opening that team later lands on its terminal.
@@ -144,7 +148,7 @@ describe('terminals in the deck state', () => {
   it('selecting the same team from the switcher leaves a terminal shown on its own', () => {
     let s = T.showTerminal(ready(), 't-1');
     expect(s.selectedTeam).toBe('a');
-    s = D.selectTeam(s, 'a');
+    s = selectTeam(s, 'a');
     expect(s.view).toBe('thread');
   });
 });
@@ -163,7 +167,7 @@ describe('channel choice in the deck state', () => {
   });
 
   it('marks an optimistic sent message with the channel it was sent over', () => {
-    const s = D.applySent(ready(), { team: 'a', to: 'team-lead', text: 'hi', channel: 'terminal' }, { id: 'm1', status: 'accepted' }, T0);
+    const s = applySent(ready(), { team: 'a', to: 'team-lead', text: 'hi', channel: 'terminal' }, { id: 'm1', status: 'accepted' }, T0);
     expect(s.byTeam.a!.messages[0]).toMatchObject({ id: 'm1', channel: 'terminal' });
   });
 });

@@ -1,20 +1,9 @@
 // The hosted lead terminals in the renderer's state, and the channel choice of the compose box,
-// as pure functions over DeckState (deck-state.ts applies events through them). A terminal shows
-// as the lead's Terminal tab once its team exists, or on its own (view `terminal`) while the team
-// has not appeared yet or after it ended.
-import type { Snapshot } from '../../../shared/contract';
+// as pure functions over DeckState (host-events.ts applies the host's lists through them). A
+// terminal shows as the lead's Terminal tab once its team exists, or on its own (view
+// `terminal`) while the team has not appeared yet or after it ended.
 import type { ChannelKind, ChannelOption, TeamSummary, TerminalInfo } from '../../../shared/types';
-import type { DeckState } from './deck-state';
-
-export type LaunchAvailability = Snapshot['launch'];
-
-/** What the host said about one member's channels, and what they depended on then. */
-export interface ChannelCache {
-  options?: ChannelOption[];
-  error?: string;
-  /** channelInputs() when they were asked for: a different value means ask again. */
-  inputs: string;
-}
+import type { ChannelCache, DeckState } from './deck-state';
 
 function sameTerminal(a: TerminalInfo, b: TerminalInfo): boolean {
   const ka = Object.keys(a) as (keyof TerminalInfo)[];
