@@ -1,7 +1,7 @@
 // A member's thread with the user, or a whole team's traffic, as a file: Markdown that a person
 // reads (names, local times, delivery and protocol events in words) and JSON that a program
 // reads. Pure: messages and the team's metadata in, text out; no Node, no clock of its own
-// (the caller passes exportedAt and the time zone), so tests and the window's fake host use it.
+// (the caller passes exportedAt and the time zone), so tests use it alone.
 //
 // The Markdown is text, never HTML: names and reasons are escaped, each message's text goes in
 // a fence longer than any backtick run inside it, and control characters are made visible, so
