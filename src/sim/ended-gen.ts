@@ -17,7 +17,7 @@ import { TeamHistory } from '../engine/journal/team-history.js';
 import { entryOf } from '../engine/teams/ended-teams.js';
 import { EndedIndex } from '../engine/journal/ended-index.js';
 import { journalDirOf, listJournalTeams, writeTeamMeta, type TeamMeta } from '../engine/journal/team-meta.js';
-import { TeamRuntime } from '../engine/team/team-runtime.js';
+import { Team } from '../engine/team/team.js';
 import { DEFAULT_END, generateTeams } from './fixture-gen.js';
 import { createRng } from './prng.js';
 
@@ -116,13 +116,11 @@ async function writeOne(stateDir: string, root: string, folder: string, id: stri
     await history.commit(...batch);
   }
   await history.close();
-  const rt = new TeamRuntime(id, history);
-  rt.era = 'current';
-  rt.members = buildMembers(config, owners, history.observed.values());
-  rt.ended = { at: endedAt, reason: ENDED_FOLDER_GONE };
-  const meta: TeamMeta = { v: 1, id, name: id, era: rt.era, members: rt.members.map((m) => ({ ...m })), endedAt, endedReason: ENDED_FOLDER_GONE };
+  const members = buildMembers(config, owners, history.observed.values());
+  const meta: TeamMeta = { v: 1, id, name: id, era: 'current', members: members.map((m) => ({ ...m })), endedAt, endedReason: ENDED_FOLDER_GONE };
   if (config?.createdAt !== undefined) meta.createdAt = config.createdAt + shift;
-  rt.meta = meta;
   await writeTeamMeta(dir, meta);
+  // The team as the engine holds it once it ended, for its index entry.
+  const rt = new Team(id, history, { era: 'current', members, ended: { at: endedAt, reason: ENDED_FOLDER_GONE }, meta });
   return { entry: entryOf(rt), messages: records.length };
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { TeamService } from '../service/team-service.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team, TeamCore } from '../team/team.js';
 import type { Journal, JournalRecord } from '../journal/journal.js';
 import { writeTeam } from '../../../test/helpers/team-fixture.js';
 import { teamsPerTest } from '../../../test/helpers/teams-per-test.js';
@@ -34,7 +34,7 @@ async function slowJournal(fail?: Error) {
   await writeTeam(t.root, 'alpha', ['researcher']);
   t.svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
   await t.svc.start();
-  const rt = (t.svc as unknown as { teams: Map<string, TeamRuntime> }).teams.get('alpha')!;
+  const rt = (t.svc as unknown as { teams: Map<string, Team> }).teams.get('alpha')!;
   // The journal behind the team's history: its appends are where the disk is slow (or fails).
   const journal = (rt.history as unknown as { journal: Journal }).journal;
   const append = journal.append.bind(journal);
@@ -97,7 +97,8 @@ describe('a send into an inbox while its queued record is being synced', () => {
     const j = await slowJournal();
     const sent = t.svc!.send({ team: 'alpha', to: 'researcher', text: 'too late' });
     await until(async () => (await temps()).length > 0);
-    j.rt.ended = { at: Date.now(), reason: 'its lead exited' };
+    // As the lifecycle ends a team (it holds the team's core; the test reaches it the same way).
+    (j.rt as unknown as { core: TeamCore }).core.ended = { at: Date.now(), reason: 'its lead exited' };
     j.release();
     const r = await sent;
     expect(r.status).toBe('undeliverable');

@@ -11,7 +11,7 @@ import type { ChannelKind, DeliveryStatus, MemberInfo, SendResult } from '../../
 import { newMessageId } from '../claude/message-id.js';
 import { inboxFileStem } from '../claude/paths.js';
 import { SendRefusedError } from '../service/service-types.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 import { answerClock, sentToThread, statusOf, type SentNotes } from '../history/views.js';
 import { admitToInbox } from './inbox-channel.js';
 import { admitToTerminal, type TerminalChannelContext } from './terminal-channel.js';
@@ -63,7 +63,7 @@ export class Deliveries {
   private readonly journaling = new Map<string, SentState>();
 
   /** Per open team: forgotten when the team is closed (forget). */
-  private readonly teams = new Map<TeamRuntime, TeamDelivery>();
+  private readonly teams = new Map<Team, TeamDelivery>();
 
   constructor(private readonly ctx: DeliveriesContext) {}
 
@@ -72,29 +72,29 @@ export class Deliveries {
     return this.seq;
   }
 
-  private of(rt: TeamRuntime): TeamDelivery {
+  private of(rt: Team): TeamDelivery {
     let d = this.teams.get(rt);
     if (!d) this.teams.set(rt, (d = { outboxes: new Map(), announced: new Map(), waitReason: new Map(), writtenSeq: new Map(), seenEarly: new Set() }));
     return d;
   }
 
   /** The write sequence at which this message was written into its inbox by this process (0: not by this one). */
-  writtenSeqOf(rt: TeamRuntime, id: string): number {
+  writtenSeqOf(rt: Team, id: string): number {
     return this.teams.get(rt)?.writtenSeq.get(id) ?? 0;
   }
 
   /** Why a queued message waits, while it does. */
-  waitReasonOf(rt: TeamRuntime, id: string): string | undefined {
+  waitReasonOf(rt: Team, id: string): string | undefined {
     return this.teams.get(rt)?.waitReason.get(id);
   }
 
   /** What the thread says beside a sent message: why it waits, or what Claude said of it on its socket. */
-  notesOf(rt: TeamRuntime): SentNotes {
+  notesOf(rt: Team): SentNotes {
     return { waitReason: (id) => this.waitReasonOf(rt, id), peerNote: (id) => this.ctx.socket?.noteOf(rt, id)?.reason };
   }
 
   /** A message to this member was found in its transcript before its delivery was journaled. */
-  noteSeenEarly(rt: TeamRuntime, id: string): void {
+  noteSeenEarly(rt: Team, id: string): void {
     this.of(rt).seenEarly.add(id);
   }
 
@@ -106,12 +106,12 @@ export class Deliveries {
   }
 
   /** Something of the team's is still on its way: journaled or being journaled, not delivered. */
-  hasPending(rt: TeamRuntime): boolean {
+  hasPending(rt: Team): boolean {
     return [...(this.teams.get(rt)?.outboxes.values() ?? [])].some((o) => o.load > 0);
   }
 
   /** The team was closed: its queues stop (what they held is journaled and recovered at its next opening). */
-  async forget(rt: TeamRuntime): Promise<void> {
+  async forget(rt: Team): Promise<void> {
     const d = this.teams.get(rt);
     this.teams.delete(rt);
     for (const o of d?.outboxes.values() ?? []) await o.stop();
@@ -123,12 +123,12 @@ export class Deliveries {
   }
 
   /** The message's line in its thread changed (a note of Claude's about it): the window gets it again. */
-  announceMessage(rt: TeamRuntime, id: string): void {
+  announceMessage(rt: Team, id: string): void {
     const s = rt.history.sent.get(id);
     if (s) this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s, this.notesOf(rt)) });
   }
 
-  outboxFor(rt: TeamRuntime, to: string, channel: ChannelKind = 'inbox'): TargetOutbox {
+  outboxFor(rt: Team, to: string, channel: ChannelKind = 'inbox'): TargetOutbox {
     const terminal = channel === 'terminal';
     const socket = channel === 'socket';
     const stem = terminal ? TERMINAL_QUEUE : socket ? `\u0000socket:${to}` : inboxFileStem(to);
@@ -193,17 +193,17 @@ export class Deliveries {
     return o;
   }
 
-  private admitSocket(rt: TeamRuntime, s: SentState): Promise<{ duplicate: boolean }> {
+  private admitSocket(rt: Team, s: SentState): Promise<{ duplicate: boolean }> {
     const socket = this.ctx.socket;
     if (!socket) throw new UndeliverableError('this Teamdeck does not use messaging sockets');
     return socket.admit(rt, s, () => this.journalAttempt(rt, s));
   }
 
-  private journalAttempt(rt: TeamRuntime, s: SentState): Promise<void> {
+  private journalAttempt(rt: Team, s: SentState): Promise<void> {
     return rt.history.commit({ t: 'attempt', id: s.id, to: s.to, at: this.ctx.now() });
   }
 
-  private admitTyped(rt: TeamRuntime, s: SentState): Promise<{ duplicate: boolean }> {
+  private admitTyped(rt: Team, s: SentState): Promise<{ duplicate: boolean }> {
     const ctx = this.ctx.terminal;
     if (!ctx) throw new UndeliverableError('this Teamdeck hosts no terminals, so it cannot type into the lead\'s');
     return admitToTerminal(ctx, rt, s, () => this.journalAttempt(rt, s));
@@ -213,7 +213,7 @@ export class Deliveries {
    * Journals and delivers one message to an already checked member. Runs without yielding up
    * to the journal append when called synchronously, so concurrent sends keep call order.
    */
-  async send(rt: TeamRuntime, member: MemberInfo, text: string, summary: string | undefined, sendAs: string, channel: ChannelKind = 'inbox'): Promise<SendResult> {
+  async send(rt: Team, member: MemberInfo, text: string, summary: string | undefined, sendAs: string, channel: ChannelKind = 'inbox'): Promise<SendResult> {
     const outbox = this.outboxFor(rt, member.name, channel);
     if (outbox.load >= this.ctx.maxPending) {
       throw new SendRefusedError(`${member.name} already has ${outbox.load} undelivered messages (limit ${this.ctx.maxPending}); wait for them to be delivered`);
@@ -265,7 +265,7 @@ export class Deliveries {
   }
 
   /** At start: everything journaled and not delivered goes back on its target's queue, in journal order. */
-  recover(rt: TeamRuntime): void {
+  recover(rt: Team): void {
     const clock = answerClock(rt);
     const { announced } = this.of(rt);
     for (const s of rt.history.sent.values()) {
@@ -275,22 +275,22 @@ export class Deliveries {
   }
 
   /** Gives the team's typed messages another try now (its terminal or the lead's sessions status changed). */
-  kickTerminal(rt: TeamRuntime): void {
+  kickTerminal(rt: Team): void {
     this.teams.get(rt)?.outboxes.get(TERMINAL_QUEUE)?.kick();
   }
 
   /** Gives every waiting queue of the team another try now (the team ended, a member shut down, an inbox changed). */
-  kickAll(rt: TeamRuntime): void {
+  kickAll(rt: Team): void {
     for (const o of this.teams.get(rt)?.outboxes.values() ?? []) o.kick();
   }
 
   /** Gives the queue into this member's inbox another try now (its inbox changed, or it shut down). */
-  kickInbox(rt: TeamRuntime, member: string): void {
+  kickInbox(rt: Team, member: string): void {
     this.teams.get(rt)?.outboxes.get(inboxFileStem(member))?.kick();
   }
 
   /** Journals that these delivered messages are in their recipients' transcripts. */
-  async markSeen(rt: TeamRuntime, ids: string[]): Promise<void> {
+  async markSeen(rt: Team, ids: string[]): Promise<void> {
     const at = this.ctx.now();
     const fresh = ids.map((id) => rt.history.sent.get(id)!).filter((s) => s && s.deliveredAt !== undefined && s.seenAt === undefined);
     if (fresh.length === 0) return;
@@ -307,7 +307,7 @@ export class Deliveries {
     this.announceAll(rt);
   }
 
-  announce(rt: TeamRuntime, s: SentState, lastAnswer?: number): void {
+  announce(rt: Team, s: SentState, lastAnswer?: number): void {
     const st = statusOf(rt, s, lastAnswer);
     const { announced } = this.of(rt);
     if (announced.get(s.id) === st) return;
@@ -317,7 +317,7 @@ export class Deliveries {
   }
 
   /** Announces every sent message whose state changed (after a receipt or an answer). */
-  announceAll(rt: TeamRuntime): void {
+  announceAll(rt: Team): void {
     const clock = answerClock(rt);
     const { announced } = this.of(rt);
     for (const s of rt.history.sent.values()) {

@@ -9,7 +9,7 @@ import { AdmissionError, appendManyToInbox, RECREATES_TEAM_FOLDERS, type AppendR
 import { inboxFileStem, teamPaths } from '../claude/paths.js';
 import type { SentState } from '../journal/journal.js';
 import { UndeliverableError } from './outbox.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 export interface InboxChannelContext {
   teamsRoot: string;
@@ -24,7 +24,7 @@ function exists(path: string): boolean {
 const BREAK_ENDED_CHECK = process.env.TEAMDECK_BREAK === 'no-ended-check';
 
 /** Why nobody can ever read a message to `to` on this team, or undefined while someone may. */
-export function neverReadable(rt: TeamRuntime, to: string): string | undefined {
+export function neverReadable(rt: Team, to: string): string | undefined {
   if (rt.ended && !BREAK_ENDED_CHECK) return `team ${rt.id} ended before it could be delivered (${rt.ended.reason})`;
   const gone = rt.goneReason(to);
   if (gone) return `${gone} before it could be delivered; nothing reads its inbox any more`;
@@ -37,7 +37,7 @@ export function neverReadable(rt: TeamRuntime, to: string): string | undefined {
  * (the batch's `queued` records are made durable meanwhile); then the target is checked again,
  * so nothing is written to a team or member Teamdeck learnt was gone while it waited.
  */
-export async function admitToInbox(ctx: InboxChannelContext, rt: TeamRuntime, batch: SentState[], beforeRename?: () => Promise<void>): Promise<AppendResult[]> {
+export async function admitToInbox(ctx: InboxChannelContext, rt: Team, batch: SentState[], beforeRename?: () => Promise<void>): Promise<AppendResult[]> {
   const to = batch[0]!.to;
   const never = neverReadable(rt, to);
   if (never) throw new UndeliverableError(never);

@@ -6,7 +6,7 @@ import { isUnaddressable } from '../claude/era.js';
 import { looksLikeProtocolFrame } from '../claude/frames.js';
 import { inboxFileStem, teamPaths } from '../claude/paths.js';
 import { SendRefusedError } from '../service/service-types.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 export const MAX_TEXT_BYTES = 65_536;
 export const MAX_SUMMARY_CHARS = 1_000;
@@ -26,7 +26,7 @@ export function checkText(req: SendRequest): void {
 }
 
 /** A member named exactly, or by its inbox stem. */
-export function findMember(rt: TeamRuntime, name: string): MemberInfo | undefined {
+export function findMember(rt: Team, name: string): MemberInfo | undefined {
   return rt.members.find((m) => m.name === name) ?? rt.members.find((m) => m.inboxName === inboxFileStem(name));
 }
 
@@ -34,7 +34,7 @@ export function findMember(rt: TeamRuntime, name: string): MemberInfo | undefine
  * The member a send goes to, once the team and member can take it: the team is running, the
  * member exists and has not shut down, and its inbox is not reached through a link.
  */
-export function checkTarget(rt: TeamRuntime, teamsRoot: string, to: string): MemberInfo {
+export function checkTarget(rt: Team, teamsRoot: string, to: string): MemberInfo {
   if (rt.ended) throw new SendRefusedError(`team ${rt.id} has ended (${rt.ended.reason}); nothing can be sent to it`);
   if (typeof to !== 'string' || to === '') throw new SendRefusedError('no recipient: name the member to send to');
   if (isUnaddressable(inboxFileStem(to))) {

@@ -26,7 +26,7 @@ import {
 } from '../claude/peer-socket.js';
 import type { MemberInfo } from '../../shared/types.js';
 import type { LeadSession } from '../claude/sessions.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 import { neverReadable } from './inbox-channel.js';
 import type { SentState } from '../journal/journal.js';
 import { UndeliverableError } from './outbox.js';
@@ -35,15 +35,15 @@ export interface SocketChannelContext {
   configDir: string;
   now(): number;
   senderName(): string;
-  teams(): Iterable<TeamRuntime>;
+  teams(): Iterable<Team>;
   /** What the team's lead's sessions file said last (its messaging socket's path). */
-  sessionOf(rt: TeamRuntime): LeadSession | undefined;
+  sessionOf(rt: Team): LeadSession | undefined;
   /** A member's message arrived on Teamdeck's socket: journal it as its answer. */
-  onReply(rt: TeamRuntime, line: PeerUserLine, replyTo: string[]): void;
+  onReply(rt: Team, line: PeerUserLine, replyTo: string[]): void;
   /** A hold, a release or a refusal changed: the needs-you queue and the thread change with it. */
-  onStatus(rt: TeamRuntime, id: string): void;
+  onStatus(rt: Team, id: string): void;
   /** The lead's turn ended (an idle notice): its transcript has the receipts. */
-  onIdle(rt: TeamRuntime): void;
+  onIdle(rt: Team): void;
   log?: (line: string) => void;
 }
 
@@ -66,7 +66,7 @@ const STATUS_WORDS: Record<PeerNote['status'], string> = {
 export class SocketChannel {
   private endpoints = new Map<string, Promise<PeerEndpoint>>();
   /** Per team, what Claude said on its socket about the messages sent that way (not journaled). */
-  private readonly notes = new WeakMap<TeamRuntime, Map<string, PeerNote>>();
+  private readonly notes = new WeakMap<Team, Map<string, PeerNote>>();
   private closed = false;
 
   constructor(private readonly ctx: SocketChannelContext) {}
@@ -76,14 +76,14 @@ export class SocketChannel {
   }
 
   /** Whether `member` can be reached through a messaging socket now, or why not. */
-  availability(rt: TeamRuntime, member: MemberInfo): { available: boolean; reason?: string } {
+  availability(rt: Team, member: MemberInfo): { available: boolean; reason?: string } {
     if (!member.isLead) return { available: false, reason: `${member.name} runs inside the lead's process and has no messaging socket of its own` };
     if (!this.ctx.sessionOf(rt)?.messagingSocketPath) return { available: false, reason: "the lead's sessions file names no messaging socket" };
     return { available: true };
   }
 
   /** Sends one message (the outbox hands this channel one at a time). */
-  async admit(rt: TeamRuntime, s: SentState, attempt: () => Promise<void>): Promise<{ duplicate: boolean }> {
+  async admit(rt: Team, s: SentState, attempt: () => Promise<void>): Promise<{ duplicate: boolean }> {
     const never = neverReadable(rt, s.to);
     if (never) throw new UndeliverableError(never);
     if (s.to !== rt.lead?.name) throw new UndeliverableError(`${s.to} has no messaging socket Teamdeck knows (only the lead's is in its sessions file)`);
@@ -114,7 +114,7 @@ export class SocketChannel {
   }
 
   /** After a crash: the lead's transcript has a peer row with this message's id (docs/claude-contract.md#transcripts). */
-  private async inTranscript(rt: TeamRuntime, s: SentState): Promise<boolean> {
+  private async inTranscript(rt: Team, s: SentState): Promise<boolean> {
     const path = (await rt.transcripts?.find(rt.lead?.name ?? 'team-lead'))?.get(s.to);
     if (!path) return false;
     try {
@@ -143,7 +143,7 @@ export class SocketChannel {
   }
 
   /** The team whose lead's socket is this address. */
-  private teamOf(address: string | undefined): TeamRuntime | undefined {
+  private teamOf(address: string | undefined): Team | undefined {
     const path = address ? socketPathOf(address) : undefined;
     if (!path) return undefined;
     for (const rt of this.ctx.teams()) if (this.ctx.sessionOf(rt)?.messagingSocketPath === path) return rt;
@@ -179,7 +179,7 @@ export class SocketChannel {
   }
 
   /** What Claude last said on its socket about this message, if anything. */
-  noteOf(rt: TeamRuntime, id: string): PeerNote | undefined {
+  noteOf(rt: Team, id: string): PeerNote | undefined {
     return this.notes.get(rt)?.get(id);
   }
 

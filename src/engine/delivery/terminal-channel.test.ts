@@ -9,7 +9,7 @@ import type { TerminalInfo } from '../../shared/types.js';
 import { AdmissionError } from '../claude/inbox-writer.js';
 import type { LeadSession } from '../claude/sessions.js';
 import type { TerminalHost } from '../terminals/types.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 import type { SentState } from '../journal/journal.js';
 import { pastePieces } from '../claude/lead-screen.js';
 import { admitToTerminal, untyped, type TerminalChannelContext } from './terminal-channel.js';
@@ -44,14 +44,14 @@ const ctx: TerminalChannelContext = {
   readSession: async () => ({ pid: 42, sessionId: 's', ...session }) as LeadSession,
 };
 
-function runtime(): TeamRuntime {
+function runtime(): Team {
   return {
     id: 'session-1',
     ended: undefined,
     lead: { name: 'team-lead', isLead: true },
     goneReason: () => undefined,
     transcripts: { find: async () => new Map([['team-lead', transcript]]) },
-  } as unknown as TeamRuntime;
+  } as unknown as Team;
 }
 
 const sent = (text: string, extra: Partial<SentState> = {}): SentState => ({ id: 'm1', to: 'team-lead', from: 'user', text, timestamp: new Date().toISOString(), queuedAt: Date.now() - 1_000, channel: 'terminal', ...extra });
@@ -178,7 +178,7 @@ describe('the terminal channel', () => {
   it('is undeliverable once the terminal has exited or the team has ended', async () => {
     const exited: TerminalChannelContext = { ...ctx, terminalOf: () => ({ ...term, state: 'exited' }) };
     await expect(admitToTerminal(exited, runtime(), sent('x'), noAttempt)).rejects.toThrow(/terminal closed/);
-    const ended = { ...runtime(), ended: { at: 1, reason: 'the lead exited' } } as unknown as TeamRuntime;
+    const ended = { ...runtime(), ended: { at: 1, reason: 'the lead exited' } } as unknown as Team;
     await expect(admitToTerminal(ctx, ended, sent('x'), noAttempt)).rejects.toThrow(/ended before it could be delivered/);
   });
 });

@@ -15,7 +15,7 @@ import { holdsTeammateBlock, promptOrigin, promptText } from '../claude/transcri
 import { teamPaths } from '../claude/paths.js';
 import type { LeadSession } from '../claude/sessions.js';
 import type { TerminalHost } from '../terminals/types.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 import { neverReadable } from './inbox-channel.js';
 import type { SentState } from '../journal/journal.js';
 import { UndeliverableError } from './outbox.js';
@@ -23,10 +23,10 @@ import { UndeliverableError } from './outbox.js';
 export interface TerminalChannelContext {
   terminals: TerminalHost;
   /** The hosted terminal whose lead made this team, if any. */
-  terminalOf(rt: TeamRuntime): TerminalInfo | undefined;
+  terminalOf(rt: Team): TerminalInfo | undefined;
   now(): number;
   /** The lead's sessions file read now (undefined before the team's session is followed). */
-  readSession(rt: TeamRuntime, pid: number): Promise<LeadSession | undefined>;
+  readSession(rt: Team, pid: number): Promise<LeadSession | undefined>;
   /** The teams root: a typed `@name` message is in the teammate's inbox before it is in its transcript. */
   teamsRoot?: string;
 }
@@ -44,13 +44,13 @@ export function sameText(a: string, b: string): boolean {
 }
 
 /** What is typed for this message: the text for the lead, `@name text` for a teammate. */
-export function typedLine(rt: TeamRuntime, s: SentState): string {
+export function typedLine(rt: Team, s: SentState): string {
   // A leading `!` or `/` would run a shell or slash command: a space before it keeps it a turn.
   return s.to === rt.lead?.name ? plainTurn(s.text) : `@${s.to} ${s.text}`;
 }
 
 /** Whether one prompt row of the recipient's transcript is this terminal message. */
-export function isTerminalPrompt(rt: TeamRuntime, s: SentState, p: { text: string; typed?: boolean }): boolean {
+export function isTerminalPrompt(rt: Team, s: SentState, p: { text: string; typed?: boolean }): boolean {
   if (s.to === rt.lead?.name) return p.typed === true && sameText(p.text, s.text);
   return holdsTeammateBlock(p.text, 'user', s.text);
 }
@@ -60,7 +60,7 @@ export function isTerminalPrompt(rt: TeamRuntime, s: SentState, p: { text: strin
  * teammate's transcript shows only once its model takes it: after a crash, that entry is the
  * proof the message was typed.
  */
-async function inTeammateInbox(ctx: TerminalChannelContext, rt: TeamRuntime, s: SentState): Promise<boolean> {
+async function inTeammateInbox(ctx: TerminalChannelContext, rt: Team, s: SentState): Promise<boolean> {
   if (!ctx.teamsRoot || s.to === rt.lead?.name) return false;
   let entries: unknown;
   try {
@@ -78,7 +78,7 @@ async function inTeammateInbox(ctx: TerminalChannelContext, rt: TeamRuntime, s: 
 }
 
 /** Reads the recipient's transcript for this message since its attempt (the rare path after a crash). */
-async function inTranscript(rt: TeamRuntime, s: SentState): Promise<boolean> {
+async function inTranscript(rt: Team, s: SentState): Promise<boolean> {
   const files = await rt.transcripts?.find(rt.lead?.name ?? 'team-lead');
   const path = files?.get(s.to);
   if (!path) return false;
@@ -122,7 +122,7 @@ async function waitForEmptyBox(ctx: TerminalChannelContext, id: string, deadline
  * when no one can ever read it, AdmissionError (temporary, with the reason in words) while it
  * must wait. `attempt` journals the attempt; it resolves once that is durable.
  */
-export async function admitToTerminal(ctx: TerminalChannelContext, rt: TeamRuntime, s: SentState, attempt: () => Promise<void>): Promise<{ duplicate: boolean }> {
+export async function admitToTerminal(ctx: TerminalChannelContext, rt: Team, s: SentState, attempt: () => Promise<void>): Promise<{ duplicate: boolean }> {
   const never = neverReadable(rt, s.to);
   if (never) throw new UndeliverableError(never);
   const term = ctx.terminalOf(rt);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir } from '../../../test/helpers/tmp.js';
 import type { JournalRecord } from '../journal/journal.js';
 import { TeamHistory } from '../journal/team-history.js';
-import { TeamRuntime } from '../team/team-runtime.js';
+import { Team } from '../team/team.js';
 import { threadOf, type SentNotes } from './views.js';
 
 const LEAD = 'team-lead';
@@ -27,13 +27,11 @@ afterEach(async () => {
 });
 
 /** A current-era team whose journal holds these records, folded and noted as the engine does. */
-async function teamWith(records: JournalRecord[]): Promise<TeamRuntime> {
+async function teamWith(records: JournalRecord[]): Promise<Team> {
   const dir = join(base, 'journal', 'session-1');
   ({ history } = await TeamHistory.open(dir));
   await history.commit(...records);
-  const rt = new TeamRuntime('session-1', history);
-  rt.era = 'current';
-  rt.members = [{ name: LEAD, inboxName: LEAD, isLead: true, inConfig: true }];
+  const rt = new Team('session-1', history, { era: 'current', members: [{ name: LEAD, inboxName: LEAD, isLead: true, inConfig: true }] });
   for (const o of history.observed.values()) rt.facts.noteObserved(o, rt.era);
   return rt;
 }

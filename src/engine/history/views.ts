@@ -7,7 +7,7 @@ import { parseFrame } from '../claude/frames.js';
 import { inboxFileStem } from '../claude/paths.js';
 import { keptText, type ObservedState, type SentState } from '../journal/journal.js';
 import { idleResult, isAnswerCandidate } from '../team/facts.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 /** An idle notification's `result` counts as an answer to a message taken up to this long after it was observed. */
 const TAKEN_SLACK_MS = 5_000;
@@ -35,7 +35,7 @@ function observedTime(o: ObservedState): number {
  *   transcript cannot be read, the `result` of an idle notification that ended a turn after it
  *   took a message from Teamdeck (dropped when the same text already came from a transcript).
  */
-export function answersOf(rt: TeamRuntime, member: string): Answer[] {
+export function answersOf(rt: Team, member: string): Answer[] {
   const out: Answer[] = [];
   const candidates = rt.facts.answerCandidatesOf(member);
   if (!candidates) return out;
@@ -64,13 +64,13 @@ export function answersOf(rt: TeamRuntime, member: string): Answer[] {
 }
 
 /** Time of the member's latest answer, for `replied`. */
-export function latestAnswerAt(rt: TeamRuntime, member: string): number | undefined {
+export function latestAnswerAt(rt: Team, member: string): number | undefined {
   if (rt.era === 'legacy') return rt.facts.lastReplyOf(member);
   return answersOf(rt, member).at(-1)?.time;
 }
 
 /** latestAnswerAt, computed once per member for a whole list. */
-export function answerClock(rt: TeamRuntime): (member: string) => number | undefined {
+export function answerClock(rt: Team): (member: string) => number | undefined {
   const memo = new Map<string, number | undefined>();
   return (member) => {
     if (!memo.has(member)) memo.set(member, latestAnswerAt(rt, member));
@@ -78,7 +78,7 @@ export function answerClock(rt: TeamRuntime): (member: string) => number | undef
   };
 }
 
-export function statusOf(rt: TeamRuntime, s: SentState, lastAnswer = latestAnswerAt(rt, s.to)): DeliveryStatus {
+export function statusOf(rt: Team, s: SentState, lastAnswer = latestAnswerAt(rt, s.to)): DeliveryStatus {
   if (s.undeliverableAt !== undefined) return 'undeliverable';
   if (s.deliveredAt === undefined) return 'queued';
   // Tied to the answer (by its transcript turn, or by the lead's socket reply): replied, even
@@ -91,7 +91,7 @@ export function statusOf(rt: TeamRuntime, s: SentState, lastAnswer = latestAnswe
 }
 
 /** `text`: the message's text when it was read back from the journal (readTexts). */
-export function observedToThread(rt: TeamRuntime, o: ObservedState, text?: string): ThreadMessage {
+export function observedToThread(rt: Team, o: ObservedState, text?: string): ThreadMessage {
   const m: ThreadMessage = {
     id: o.id,
     team: rt.id,
@@ -110,7 +110,7 @@ export function observedToThread(rt: TeamRuntime, o: ObservedState, text?: strin
   return m;
 }
 
-function answerToThread(rt: TeamRuntime, a: Answer): ThreadMessage {
+function answerToThread(rt: Team, a: Answer): ThreadMessage {
   const base = observedToThread(rt, a.observed);
   if (a.source === 'idle-notification') {
     // The answer is the frame's `result`, shown as the member's own message.
@@ -121,7 +121,7 @@ function answerToThread(rt: TeamRuntime, a: Answer): ThreadMessage {
 }
 
 /** The answer an observed message carries, as the member's thread shows it, if it is one. */
-export function answerFor(rt: TeamRuntime, o: ObservedState): ThreadMessage | undefined {
+export function answerFor(rt: Team, o: ObservedState): ThreadMessage | undefined {
   if (!isAnswerCandidate(o)) return undefined;
   const a = answersOf(rt, o.from).find((x) => x.observed === o);
   return a ? answerToThread(rt, a) : undefined;
@@ -135,7 +135,7 @@ export interface SentNotes {
   peerNote(id: string): string | undefined;
 }
 
-export function sentToThread(rt: TeamRuntime, s: SentState, notes: SentNotes, lastAnswer?: number): ThreadMessage {
+export function sentToThread(rt: Team, s: SentState, notes: SentNotes, lastAnswer?: number): ThreadMessage {
   const status = statusOf(rt, s, lastAnswer ?? latestAnswerAt(rt, s.to));
   const m: ThreadMessage = {
     id: s.id,
@@ -162,7 +162,7 @@ export function sentToThread(rt: TeamRuntime, s: SentState, notes: SentNotes, la
  * member's protocol events): its answers (answersOf), and the user's words to it: what Teamdeck
  * sent, and on a legacy team what another tool wrote from `user` into its inbox.
  */
-export function threadOf(rt: TeamRuntime, member: string, notes: SentNotes): ThreadMessage[] {
+export function threadOf(rt: Team, member: string, notes: SentNotes): ThreadMessage[] {
   const out: ThreadMessage[] = [];
   const answers = answersOf(rt, member);
   for (const a of answers) out.push(answerToThread(rt, a));
@@ -180,7 +180,7 @@ export function threadOf(rt: TeamRuntime, member: string, notes: SentNotes): Thr
  * Everything the team said, and everything sent to it. `texts`: the texts left in the journal,
  * read back (readTexts over the team's observed messages).
  */
-export function feedOf(rt: TeamRuntime, texts: ReadonlyMap<ObservedState, string>, notes: SentNotes): ThreadMessage[] {
+export function feedOf(rt: Team, texts: ReadonlyMap<ObservedState, string>, notes: SentNotes): ThreadMessage[] {
   const out: ThreadMessage[] = [...rt.history.observed.values()].map((o) => observedToThread(rt, o, o.text ?? texts.get(o)));
   const clock = answerClock(rt);
   for (const s of rt.history.sent.values()) out.push(sentToThread(rt, s, notes, clock(s.to)));

@@ -14,7 +14,7 @@ import type { Deliveries } from '../delivery/deliveries.js';
 import { preserveBytes } from '../files/preserve.js';
 import { answerFor, observedToThread } from '../history/views.js';
 import { COMPACT_AFTER } from '../journal/journal.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 import { markOf, sameLooks, writeInboxMarks, type InboxMark } from './inbox-marks.js';
 import { foldInbox } from './ingest.js';
 
@@ -28,13 +28,13 @@ export interface InboxIngestContext {
   emit: (e: AppEvent) => void;
   delivery: Deliveries;
   /** A problem with one of the team's files, under `key`; told to the window when `announce`. */
-  problem: (rt: TeamRuntime, key: string, p: TeamProblem, announce: boolean) => void;
+  problem: (rt: Team, key: string, p: TeamProblem, announce: boolean) => void;
   /** The problem under `key` is gone; the window is told when `announce`. */
-  problemGone: (rt: TeamRuntime, key: string, announce: boolean) => void;
+  problemGone: (rt: Team, key: string, announce: boolean) => void;
   /** Someone new spoke, or a member shut down: the roster is worked out and told again. */
-  membersChanged: (rt: TeamRuntime) => void;
+  membersChanged: (rt: Team) => void;
   /** The journal's segment is long: it is folded into a snapshot. */
-  compact: (rt: TeamRuntime) => Promise<void>;
+  compact: (rt: Team) => Promise<void>;
   /** A message was taken from an inbox: transcripts get looked at soon for its `seen`. */
   scheduleSeenPoll: () => void;
 }
@@ -58,41 +58,41 @@ interface TeamInboxes {
 export class InboxIngest {
   /** Reads only the appended tail of a huge inbox that grew by appends. */
   private readonly reader = new InboxReader();
-  private readonly teams = new WeakMap<TeamRuntime, TeamInboxes>();
+  private readonly teams = new WeakMap<Team, TeamInboxes>();
   /** Inboxes at the teams' openings: read and folded, or skipped by their marks. */
   readonly openings = { read: 0, skipped: 0 };
 
   constructor(private readonly ctx: InboxIngestContext) {}
 
-  private of(rt: TeamRuntime): TeamInboxes {
+  private of(rt: Team): TeamInboxes {
     let t = this.teams.get(rt);
     if (!t) this.teams.set(rt, (t = { owners: [], seen: new Map(), counts: new Map(), folded: new Map(), spoiled: false, reading: new Map() }));
     return t;
   }
 
   /** The team's inbox files (their stems), as last listed or read. */
-  owners(rt: TeamRuntime): readonly string[] {
+  owners(rt: Team): readonly string[] {
     return this.teams.get(rt)?.owners ?? [];
   }
 
   /** How the inbox looked at its last read, if it was read. */
-  seenOf(rt: TeamRuntime, owner: string): { size: number; mtimeMs: number } | undefined {
+  seenOf(rt: Team, owner: string): { size: number; mtimeMs: number } | undefined {
     return this.teams.get(rt)?.seen.get(owner);
   }
 
   /** Entries in the inbox at its last read. */
-  countOf(rt: TeamRuntime, owner: string): number {
+  countOf(rt: Team, owner: string): number {
     return this.teams.get(rt)?.counts.get(owner) ?? 0;
   }
 
   /** Lists the team's inbox files again; the names not known before. */
-  async listNew(rt: TeamRuntime): Promise<string[]> {
+  async listNew(rt: Team): Promise<string[]> {
     const known = this.owners(rt);
     return (await listInboxOwners(teamPaths(this.ctx.teamsRoot, rt.id).inboxes)).filter((o) => !known.includes(o));
   }
 
   /** Lists the team's inbox files (a team's opening, or its folder back); their stems, sorted. */
-  async list(rt: TeamRuntime): Promise<readonly string[]> {
+  async list(rt: Team): Promise<readonly string[]> {
     const t = this.of(rt);
     t.owners = await listInboxOwners(teamPaths(this.ctx.teamsRoot, rt.id).inboxes);
     return t.owners;
@@ -104,7 +104,7 @@ export class InboxIngest {
    * spent a third of its time waiting on the disk). An inbox whose mark says the journal holds it
    * as it is now is not read again.
    */
-  async openAll(rt: TeamRuntime, marks: ReadonlyMap<string, InboxMark> | undefined): Promise<void> {
+  async openAll(rt: Team, marks: ReadonlyMap<string, InboxMark> | undefined): Promise<void> {
     const done = await Promise.allSettled(
       [...this.owners(rt)].map(async (owner) => {
         if (await this.takeMarked(rt, owner, marks?.get(owner))) this.openings.skipped++;
@@ -118,7 +118,7 @@ export class InboxIngest {
   }
 
   /** Reads every listed inbox again, one after another (a folder back under an ended team's name). */
-  async readAll(rt: TeamRuntime): Promise<void> {
+  async readAll(rt: Team): Promise<void> {
     for (const owner of [...this.owners(rt)]) await this.read(rt, owner, false);
   }
 
@@ -129,7 +129,7 @@ export class InboxIngest {
    * could each fold what the other had not, and the one that ends last leaves its older look of
    * the file as the last seen, so a message appended between them is never read.
    */
-  read(rt: TeamRuntime, owner: string, announce: boolean): Promise<void> {
+  read(rt: Team, owner: string, announce: boolean): Promise<void> {
     const { reading } = this.of(rt);
     const run = (reading.get(owner) ?? Promise.resolve()).then(() => this.readOnce(rt, owner, announce));
     const done = run.then(
@@ -143,7 +143,7 @@ export class InboxIngest {
     return run;
   }
 
-  private async readOnce(rt: TeamRuntime, owner: string, announce: boolean): Promise<void> {
+  private async readOnce(rt: Team, owner: string, announce: boolean): Promise<void> {
     const ctx = this.ctx;
     const t = this.of(rt);
     const seqAtStart = ctx.delivery.writeSeq;
@@ -221,7 +221,7 @@ export class InboxIngest {
   }
 
   /** A huge inbox, or one with entries that are not messages, is a problem of the team's; else its problem is gone. */
-  private noteShape(rt: TeamRuntime, owner: string, size: number, invalidEntries: number, announce: boolean): void {
+  private noteShape(rt: Team, owner: string, size: number, invalidEntries: number, announce: boolean): void {
     const key = `inbox:${owner}`;
     const file = `${rt.id}/inboxes/${owner}.json`;
     if (size > HUGE_INBOX_BYTES) {
@@ -237,7 +237,7 @@ export class InboxIngest {
    * as it is. False when it must be read (no mark, the file changed, or it is not a plain file in
    * a real folder).
    */
-  private async takeMarked(rt: TeamRuntime, owner: string, mark: InboxMark | undefined): Promise<boolean> {
+  private async takeMarked(rt: Team, owner: string, mark: InboxMark | undefined): Promise<boolean> {
     if (!mark || awaitsReceipt(rt, owner)) return false;
     const inboxes = teamPaths(this.ctx.teamsRoot, rt.id).inboxes;
     const [folder, st] = await Promise.all([lstat(inboxes).catch(() => undefined), lstat(join(inboxes, `${owner}.json`)).catch(() => undefined)]);
@@ -251,7 +251,7 @@ export class InboxIngest {
   }
 
   /** At stop, once everything is read: the marks of a running team's inboxes, for its next opening. */
-  async saveMarks(rt: TeamRuntime, journalDir: string): Promise<void> {
+  async saveMarks(rt: Team, journalDir: string): Promise<void> {
     const t = this.teams.get(rt);
     if (rt.ended || !t || t.spoiled || t.folded.size === 0) return;
     await rt.history.drain();
@@ -265,7 +265,7 @@ export class InboxIngest {
  * been journaled after that read (recovery of a send that was already in the inbox; a typed or
  * socket delivery, which never touches the inbox).
  */
-function awaitsReceipt(rt: TeamRuntime, owner: string): boolean {
+function awaitsReceipt(rt: Team, owner: string): boolean {
   for (const s of rt.history.sent.values()) if (s.deliveredAt !== undefined && s.consumedAt === undefined && inboxFileStem(s.to) === owner) return true;
   return false;
 }

@@ -5,7 +5,7 @@
 import type { TeamMessage } from '../../shared/types.js';
 import { inboxFileStem } from '../claude/paths.js';
 import type { JournalRecord, ObservedWithText } from '../journal/journal.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 export interface InboxFold {
   records: JournalRecord[];
@@ -18,7 +18,7 @@ export interface InboxFold {
  * the read began: only a read that began after our write may judge a message gone.
  */
 export function foldInbox(
-  rt: TeamRuntime,
+  rt: Team,
   owner: string,
   messages: TeamMessage[],
   from: number,

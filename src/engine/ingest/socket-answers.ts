@@ -5,12 +5,19 @@ import { deriveMessageId } from '../claude/message-id.js';
 import type { PeerUserLine } from '../claude/peer-socket.js';
 import { senderFor } from '../claude/era.js';
 import type { ObservedWithText } from '../journal/journal.js';
-import type { TeamDirectory } from '../teams/team-directory.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { AppEvent } from '../../shared/contract.js';
+import type { Deliveries } from '../delivery/deliveries.js';
+import type { Team } from '../team/team.js';
 import { observedToThread } from '../history/views.js';
 
-export async function answerToSocket(dir: TeamDirectory, rt: TeamRuntime, line: PeerUserLine, replyTo: string[]): Promise<void> {
-  const ctx = dir.ctx;
+export interface SocketAnswerContext {
+  now: () => number;
+  senderName: () => string;
+  emit: (e: AppEvent) => void;
+  delivery: Deliveries;
+}
+
+export async function answerToSocket(ctx: SocketAnswerContext, rt: Team, line: PeerUserLine, replyTo: string[]): Promise<void> {
   const lead = rt.lead?.name;
   if (!lead || rt.ended) return;
   const timestamp = new Date(ctx.now()).toISOString();

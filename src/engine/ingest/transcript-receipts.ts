@@ -6,23 +6,40 @@
 import { senderFor } from '../claude/era.js';
 import { forEachConcurrently } from '../files/concurrently.js';
 import { USER_INBOX } from '../claude/team-reader.js';
-import type { JournalRecord, ObservedWithText } from '../journal/journal.js';
-import type { TeamDirectory } from '../teams/team-directory.js';
-import { holdsTeammateBlock, type PromptRow, type SendAttempt } from '../claude/transcripts.js';
+import type { AppEvent } from '../../shared/contract.js';
+import { holdsTeammateBlock, type PromptRow, type SendAttempt, type TranscriptFindings } from '../claude/transcripts.js';
+import type { Deliveries } from '../delivery/deliveries.js';
 import { isTerminalPrompt } from '../delivery/terminal-channel.js';
-import type { SentState } from '../journal/journal.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import { observedToThread } from '../history/views.js';
+import type { JournalRecord, ObservedWithText, SentState } from '../journal/journal.js';
+import type { Team } from '../team/team.js';
+
+export interface ReceiptsContext {
+  now: () => number;
+  emit: (e: AppEvent) => void;
+  senderName: () => string;
+  delivery: Deliveries;
+  /** The open teams. */
+  teams: () => Iterable<Team>;
+  /** Every row a poll read, per agent (live activity and timelines). */
+  onRows: (rt: Team, rows: TranscriptFindings['rows']) => void;
+  /** Agents seen only in transcripts join the roster (the lifecycle's); true if any did. */
+  addAgents: (rt: Team, agents: Iterable<string>) => boolean;
+  /** Someone's presence changed, or someone joined: the roster is told again. */
+  rosterChanged: (rt: Team) => void;
+  /** Transcripts get looked at again soon: a message waits to be seen or answered. */
+  scheduleSeenPoll: () => void;
+}
 
 /** Whether a prompt in the recipient's context is this sent message, by the channel it took. */
-function carries(rt: TeamRuntime, s: SentState, p: Pick<PromptRow, 'text' | 'typed' | 'peerMsgId'>): boolean {
+function carries(rt: Team, s: SentState, p: Pick<PromptRow, 'text' | 'typed' | 'peerMsgId'>): boolean {
   if (s.channel === 'terminal') return isTerminalPrompt(rt, s, p);
   if (s.channel === 'socket') return p.peerMsgId === s.id;
   return holdsTeammateBlock(p.text, s.from, s.text);
 }
-import { observedToThread } from '../history/views.js';
 
 /** Ended teams whose transcripts were read to their end once since they ended. */
-const drained = new WeakSet<TeamRuntime>();
+const drained = new WeakSet<Team>();
 
 /**
  * How long after a team's end a poll that finds nothing does not yet mean its transcripts are
@@ -38,11 +55,10 @@ const DRAIN_AFTER_END_MS = 2_000;
  * answer a lead wrote as it exited, or while no engine ran), then only while a message to it
  * waits to be seen.
  */
-export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
-  const ctx = dir.ctx;
+export async function pollTranscripts(ctx: ReceiptsContext): Promise<void> {
   let waiting = false;
   // A few teams at a time: each team's files and records are its own.
-  await forEachConcurrently(dir.teams.values(), async (rt) => {
+  await forEachConcurrently(ctx.teams(), async (rt) => {
     if (!rt.transcripts) return;
     const unseen = [...rt.history.sent.values()].filter((s) => s.deliveredAt !== undefined && s.seenAt === undefined);
     if (rt.ended && unseen.length === 0 && drained.has(rt)) return;
@@ -50,11 +66,11 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
     const sendAs = senderFor(rt.era, ctx.senderName());
     const ours = new Set([USER_INBOX, sendAs, ...[...rt.history.sent.values()].map((s) => s.from)]);
     const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
-    if (found.rows.length) ctx.onTranscriptRows?.(rt, found.rows);
+    if (found.rows.length) ctx.onRows(rt, found.rows);
     else if (rt.ended && ctx.now() - rt.ended.at >= DRAIN_AFTER_END_MS) drained.add(rt);
     for (const p of found.prompts) rt.facts.noteTranscribed(p.agent);
     // Presence: what each agent last did; a teammate known only from its transcript is listed.
-    let rosterChanged = dir.addTranscriptAgents(rt, found.activity.keys());
+    let rosterChanged = ctx.addAgents(rt, found.activity.keys());
     for (const [agent, time] of found.activity) if (rt.facts.noteEvent(agent, time)) rosterChanged = true;
     const seen = unseen.filter((s) => found.prompts.some((p) => p.agent === s.to && carries(rt, s, p)));
     // Typed or sent on a socket, not yet journaled delivered, and already in context.
@@ -87,7 +103,7 @@ export async function pollTranscripts(dir: TeamDirectory): Promise<void> {
       await durable;
       ctx.delivery.announceAll(rt);
     }
-    if (rosterChanged) ctx.emit({ type: 'roster', team: rt.id, roster: dir.rosterOf(rt) });
+    if (rosterChanged) ctx.rosterChanged(rt);
     // Looked at again soon while a message waits to be seen or answered.
     const unanswered = [...rt.history.sent.values()].some((s) => s.seenAt !== undefined && !rt.facts.isReplied(s.id));
     if ((unseen.length > seen.length || unanswered) && !rt.ended) waiting = true;

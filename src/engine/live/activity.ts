@@ -6,7 +6,7 @@
 import type { MemberActivity } from '../../shared/types.js';
 import type { LeadSession } from '../claude/sessions.js';
 import { assistantText, isTurnEnd, oneLine, promptOf, rowTime, toolResults, toolUses, type Row, type ToolCall } from '../claude/transcript-rows.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 /** Tool calls remembered per agent, at most: a turn rarely has more than a few in flight. */
 const MAX_TRACKED_CALLS = 64;
@@ -98,7 +98,7 @@ export interface ActivityFacts {
  * Who asked what the lead waits on: the sessions file does not name the member (docs/claude-contract.md#sessions), so it is the
  * member with a tool call in flight when the lead started waiting (the latest such call).
  */
-export function askerOf(rt: TeamRuntime, facts: ActivityFacts): { member: string; call: ToolCall } | undefined {
+export function askerOf(rt: Team, facts: ActivityFacts): { member: string; call: ToolCall } | undefined {
   const s = facts.session;
   if (s?.status !== 'waiting' || !isAsk(s.waitingFor)) return undefined;
   const since = s.statusUpdatedAt ?? s.updatedAt ?? Infinity;
@@ -112,7 +112,7 @@ export function askerOf(rt: TeamRuntime, facts: ActivityFacts): { member: string
 }
 
 /** Every member's activity now, in roster order. */
-export function judgeActivity(rt: TeamRuntime, facts: ActivityFacts): MemberActivity[] {
+export function judgeActivity(rt: Team, facts: ActivityFacts): MemberActivity[] {
   const session = facts.session;
   const asker = askerOf(rt, facts);
   const leadName = rt.lead?.name;

@@ -16,7 +16,7 @@ import { forEachConcurrently } from '../files/concurrently.js';
 import { FolderWatches } from '../files/folder-watch.js';
 import { foldRows, judgeActivity, newTrack, type ActivityFacts, type AgentTrack } from './activity.js';
 import { allNeeds } from './needs.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 export const DEFAULT_TIMELINE_LIMIT = 2_000;
 
@@ -25,11 +25,15 @@ export interface LiveContext {
   now: () => number;
   emit: (e: AppEvent) => void;
   senderName: () => string;
-  teams: () => Iterable<TeamRuntime>;
+  teams: () => Iterable<Team>;
   /** Why a queued message waits (deliveries know). */
-  waitReason: (rt: TeamRuntime, id: string) => string | undefined;
+  waitReason: (rt: Team, id: string) => string | undefined;
+  /** The queue with what the channels add: messages Claude holds on its socket, terminals to answer in. */
+  withChannels: (needs: NeedItem[]) => NeedItem[];
+  /** The team's activity was announced: typed messages may go now (the lead's dialog closed). */
+  onActivity: (rt: Team) => void;
   /** The team's inbox files and the entries each held at its last read (the inbox ingest knows). */
-  inboxes: (rt: TeamRuntime) => Array<{ owner: string; messages: number }>;
+  inboxes: (rt: Team) => Array<{ owner: string; messages: number }>;
   /** Schedules a coalesced re-read: `seen` (transcripts), `sessions`, `t\0<team>` (its tasks). */
   schedule: (key: string) => void;
   /** Folder watches on (long-running hosts); one-shot commands read on demand only. */
@@ -60,18 +64,18 @@ export class LiveViews {
   /** Task list folder name -> team, for hints from the tasks folder's watch. */
   private lists = new Map<string, string>();
   private needsQueued = false;
-  private readonly live = new WeakMap<TeamRuntime, LiveTeam>();
+  private readonly live = new WeakMap<Team, LiveTeam>();
 
   constructor(private readonly ctx: LiveContext) {}
 
-  private of(rt: TeamRuntime): LiveTeam {
+  private of(rt: Team): LiveTeam {
     let t = this.live.get(rt);
     if (!t) this.live.set(rt, (t = { tracks: new Map(), activityShown: '' }));
     return t;
   }
 
   /** What the lead's sessions file said at its last read (its status, its messaging socket). */
-  sessionOf(rt: TeamRuntime): LeadSession | undefined {
+  sessionOf(rt: Team): LeadSession | undefined {
     return this.live.get(rt)?.session;
   }
 
@@ -79,35 +83,38 @@ export class LiveViews {
    * The lead's sessions file read now, for the lead in process `pid` (the terminal channel must
    * not type into a dialog); undefined before the team's session is followed at all.
    */
-  readSessionNow(rt: TeamRuntime, pid: number): Promise<LeadSession | undefined> {
+  readSessionNow(rt: Team, pid: number): Promise<LeadSession | undefined> {
     return this.live.get(rt)?.leadSession?.read(pid) ?? Promise.resolve(undefined);
   }
 
   // ---------------------------------------------------------------- activity
 
-  facts(rt: TeamRuntime): ActivityFacts {
+  facts(rt: Team): ActivityFacts {
     const t = this.of(rt);
     return { tracks: t.tracks, transcribed: new Set(rt.transcripts?.files().keys() ?? []), session: t.session };
   }
 
-  activityOf(rt: TeamRuntime): MemberActivity[] {
+  activityOf(rt: Team): MemberActivity[] {
     return judgeActivity(rt, this.facts(rt));
   }
 
   /** Emits the team's activity when it changed since it was last announced. */
-  announceActivity(rt: TeamRuntime): void {
+  announceActivity(rt: Team): void {
     const activity = this.activityOf(rt);
     const json = JSON.stringify(activity);
     const t = this.of(rt);
     if (json === t.activityShown) return;
     const first = t.activityShown === '';
     t.activityShown = json;
-    if (!first || activity.some((a) => a.kind !== 'unknown')) this.ctx.emit({ type: 'activity', team: rt.id, activity });
+    if (!first || activity.some((a) => a.kind !== 'unknown')) {
+      this.ctx.emit({ type: 'activity', team: rt.id, activity });
+      this.ctx.onActivity(rt);
+    }
     this.scheduleNeeds();
   }
 
   /** What the transcript poll read: folded into each agent's track; news is pushed as timeline items. */
-  onTranscriptRows(rt: TeamRuntime, read: Array<{ agent: string; rows: Row[]; live: boolean }>): void {
+  onTranscriptRows(rt: Team, read: Array<{ agent: string; rows: Row[]; live: boolean }>): void {
     for (const { agent, rows, live } of read) {
       const { tracks } = this.of(rt);
       let track = tracks.get(agent);
@@ -125,7 +132,7 @@ export class LiveViews {
   }
 
   /** Reads the lead's sessions file of a running current-era team; announces a change. */
-  async readSession(rt: TeamRuntime): Promise<void> {
+  async readSession(rt: Team): Promise<void> {
     const sessionId = rt.config?.leadSessionId;
     if (rt.ended || rt.era !== 'current' || !sessionId) {
       const t = this.live.get(rt);
@@ -151,7 +158,7 @@ export class LiveViews {
   // ---------------------------------------------------------------- timeline
 
   /** The member's latest transcript steps, oldest first; [] for a member without a transcript. */
-  async timeline(rt: TeamRuntime, member: string, limit = DEFAULT_TIMELINE_LIMIT): Promise<TimelineItem[]> {
+  async timeline(rt: Team, member: string, limit = DEFAULT_TIMELINE_LIMIT): Promise<TimelineItem[]> {
     const files = await rt.transcripts?.find(rt.lead?.name ?? 'team-lead');
     const path = files?.get(member);
     if (!path) return [];
@@ -160,14 +167,14 @@ export class LiveViews {
 
   // ---------------------------------------------------------------- tasks
 
-  private board(rt: TeamRuntime): Board {
+  private board(rt: Team): Board {
     const team = rt.config?.name ?? rt.meta?.name ?? rt.id;
     let b = this.boards.get(rt.id);
     if (!b || b.reader.team !== team) this.boards.set(rt.id, (b = { reader: new TaskListReader(this.ctx.configDir, team), shown: '' }));
     return b;
   }
 
-  async tasks(rt: TeamRuntime): Promise<TaskBoard> {
+  async tasks(rt: Team): Promise<TaskBoard> {
     const b = this.board(rt);
     const board = await b.reader.read();
     b.shown = JSON.stringify(board);
@@ -175,7 +182,7 @@ export class LiveViews {
   }
 
   /** Re-reads a team's tasks (a watch hint or the safety net) and announces a change. */
-  async readTasks(rt: TeamRuntime): Promise<void> {
+  async readTasks(rt: Team): Promise<void> {
     const b = this.board(rt);
     const board = await b.reader.read();
     const json = JSON.stringify(board);
@@ -190,11 +197,12 @@ export class LiveViews {
   needs(): NeedItem[] {
     // An ended team needs nothing (teamNeeds says so too): its facts are not worked out at all.
     const teams = [...this.ctx.teams()].filter((rt) => !rt.ended);
-    return allNeeds(
+    const needs = allNeeds(
       teams.map((rt) => ({ rt, facts: this.facts(rt), activity: this.activityOf(rt), waitReason: (id: string) => this.ctx.waitReason(rt, id), inboxes: this.ctx.inboxes(rt) })),
       this.ctx.senderName(),
       this.ctx.now(),
     );
+    return this.ctx.withChannels(needs);
   }
 
   /** Re-judges the queue and emits it when it changed. */
@@ -257,7 +265,7 @@ export class LiveViews {
     return this.watches.troubled();
   }
 
-  private async watchFolders(running: TeamRuntime[]): Promise<void> {
+  private async watchFolders(running: Team[]): Promise<void> {
     const keep = new Set<string>();
     const add = async (dir: string, onName: (name: string) => void) => {
       keep.add(dir);

@@ -7,7 +7,7 @@ import type { MemberActivity, NeedItem } from '../../shared/types.js';
 import { LEGACY_SENDER, senderFor } from '../claude/era.js';
 import { inboxFileStem } from '../claude/paths.js';
 import { askerOf, waitingWords, type ActivityFacts } from './activity.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 /** A message queued or taken-but-not-seen this long is stuck. */
 export const STUCK_MS = 2 * 60_000;
@@ -17,7 +17,7 @@ export const IDLE_MAIL_MS = 30_000;
 export const ASK_WITHOUT_SESSION_MS = 10 * 60_000;
 
 export interface NeedsInput {
-  rt: TeamRuntime;
+  rt: Team;
   facts: ActivityFacts;
   activity: MemberActivity[];
   /** Why a queued message waits (its delivery queue's reason). */
@@ -105,14 +105,14 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
 }
 
 /** Per team: the observed map's size when last counted, and the earliest message to each inbox. */
-const earliest = new WeakMap<TeamRuntime, { size: number; byInbox: Map<string, number> }>();
+const earliest = new WeakMap<Team, { size: number; byInbox: Map<string, number> }>();
 
 /**
  * The time of the earliest observed message to each inbox. Observed messages are only ever
  * added, so the count is taken again only when the map has grown: the needs are judged on every
  * tick, and a pass over every message of a long team on each one was most of the engine's idle work.
  */
-function earliestTo(rt: TeamRuntime): Map<string, number> {
+function earliestTo(rt: Team): Map<string, number> {
   const have = earliest.get(rt);
   if (have && have.size === rt.history.observed.size) return have.byInbox;
   const byInbox = new Map<string, number>();
@@ -125,7 +125,7 @@ function earliestTo(rt: TeamRuntime): Map<string, number> {
   return byInbox;
 }
 
-function leadHasTeammates(rt: TeamRuntime): boolean {
+function leadHasTeammates(rt: Team): boolean {
   return (rt.config?.members.length ?? 0) > 1;
 }
 

@@ -5,7 +5,7 @@
 import type { AppEvent } from '../../shared/contract.js';
 import type { ChannelKind, ChannelOption, LaunchRequest, MemberInfo, NeedItem, TeamSummary, TerminalInfo } from '../../shared/types.js';
 import type { TerminalChannelContext } from '../delivery/terminal-channel.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 import { TerminalError, type TerminalAvailability, type TerminalHost, type TerminalHostOptions } from '../terminals/types.js';
 
 export interface HostedTerminalsOptions {
@@ -15,11 +15,11 @@ export interface HostedTerminalsOptions {
   /** Where the teams' folders are: a teammate's inbox shows a typed `@name` message before its transcript does. */
   teamsRoot?: string;
   emit: (e: AppEvent) => void;
-  teams: () => Iterable<TeamRuntime>;
+  teams: () => Iterable<Team>;
   /** Called when a terminal's state changed: its team's typed messages may go now. */
   kick: (team: string) => void;
   /** Whether a member can be reached through its messaging socket now, or why not. */
-  socket?: (rt: TeamRuntime, member: MemberInfo) => { available: boolean; reason?: string };
+  socket?: (rt: Team, member: MemberInfo) => { available: boolean; reason?: string };
   /** The lead's sessions file read now: no typing while it shows a dialog. */
   readSession: TerminalChannelContext['readSession'];
 }
@@ -119,7 +119,7 @@ export class HostedTerminals {
   }
 
   /** The ways a message can reach `member` now, in words; the preferred one is marked. */
-  channels(rt: TeamRuntime, member: MemberInfo, sendAs: string, leadReads: boolean): ChannelOption[] {
+  channels(rt: Team, member: MemberInfo, sendAs: string, leadReads: boolean): ChannelOption[] {
     const isLead = member.isLead === true;
     const out: ChannelOption[] = [];
     if (rt.era === 'current') {

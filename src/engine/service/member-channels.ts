@@ -12,7 +12,7 @@ import type { LeadSession } from '../claude/sessions.js';
 import { SocketChannel } from '../delivery/socket-channel.js';
 import { HostedTerminals } from './hosted-terminals.js';
 import { SendRefusedError, type TeamServiceOptions } from './service-types.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 export interface MemberChannelsContext {
   configDir: string;
@@ -21,20 +21,20 @@ export interface MemberChannelsContext {
   /** Creates the host of the lead terminals (absent: this engine hosts none). */
   terminalHost: TeamServiceOptions['terminalHost'];
   senderName: () => string;
-  teams: () => Iterable<TeamRuntime>;
+  teams: () => Iterable<Team>;
   emit: (e: AppEvent) => void;
   /** A member's message arrived on Teamdeck's socket: it is journaled as its answer. */
-  onReply: (rt: TeamRuntime, line: PeerUserLine, replyTo: string[]) => void;
+  onReply: (rt: Team, line: PeerUserLine, replyTo: string[]) => void;
   /** Claude said something new on its socket about a message sent that way: its thread line changes. */
-  onStatus: (rt: TeamRuntime, id: string) => void;
+  onStatus: (rt: Team, id: string) => void;
   /** A lead's turn ended (an idle notice on its socket): its transcript has the receipts. */
   onIdle: () => void;
   /** A terminal's state changed: its team's typed messages may go now. */
   kick: (team: string) => void;
   /** What the lead's sessions file said last (the live views follow it). */
-  sessionOf: (rt: TeamRuntime) => LeadSession | undefined;
+  sessionOf: (rt: Team) => LeadSession | undefined;
   /** The lead's sessions file read now (before typing into the lead's terminal). */
-  readSession: (rt: TeamRuntime, pid: number) => Promise<LeadSession | undefined>;
+  readSession: (rt: Team, pid: number) => Promise<LeadSession | undefined>;
 }
 
 export class MemberChannels {
@@ -77,19 +77,19 @@ export class MemberChannels {
   }
 
   /** The ways a message can reach `member` now, in words; the preferred one is marked. */
-  options(rt: TeamRuntime, member: MemberInfo): ChannelOption[] {
+  options(rt: Team, member: MemberInfo): ChannelOption[] {
     return this.hosted.channels(rt, member, senderFor(rt.era, this.ctx.senderName()), leadReadsInbox(rt.era, rt.config, rt.lead?.name));
   }
 
   /** The channel a send takes, and who it is from there. */
-  choose(rt: TeamRuntime, member: MemberInfo, asked: ChannelKind | undefined): { channel: ChannelKind; from: string } {
+  choose(rt: Team, member: MemberInfo, asked: ChannelKind | undefined): { channel: ChannelKind; from: string } {
     const channel = this.channelFor(rt, member, asked);
     // Typed into the terminal, the message is the user's own (Claude writes `from:"user"` for `@name`).
     return { channel, from: channel === 'terminal' ? 'user' : senderFor(rt.era, this.ctx.senderName()) };
   }
 
   /** The asked channel if it can be used now (else a refusal in words), or the member's preferred one. */
-  private channelFor(rt: TeamRuntime, member: MemberInfo, asked: ChannelKind | undefined): ChannelKind {
+  private channelFor(rt: Team, member: MemberInfo, asked: ChannelKind | undefined): ChannelKind {
     if (asked === 'inbox') return 'inbox';
     if (asked === undefined) return this.options(rt, member).find((c) => c.preferred)?.kind ?? 'inbox';
     const option = this.options(rt, member).find((c) => c.kind === asked);

@@ -4,11 +4,11 @@
 // keyed by what it reads, so a burst of reports reads each file once. Apart from the facade
 // because it holds the engine's timers and watcher; what each pass does is rescan.ts.
 import type { InboxIngest } from '../ingest/inbox-ingest.js';
-import { pollTranscripts } from '../ingest/transcript-receipts.js';
 import type { LiveViews } from '../live/live-views.js';
 import { checkLeads, SafetyNetClock, SAFETY_NET_TICKS, scheduleInboxReads } from './rescan.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
-import { Coalescer, watchTeamsRoot, type RootWatcher, type WatchTarget } from '../teams/root-watcher.js';
+import { Coalescer } from '../files/coalescer.js';
+import { watchTeamsRoot, type RootWatcher, type WatchTarget } from '../teams/root-watcher.js';
 
 /** How often transcripts are looked at while a delivered message waits to be seen. */
 const SEEN_POLL_MS = 500;
@@ -35,6 +35,8 @@ export interface ReadScheduleOptions {
   dir: TeamDirectory;
   inboxes: InboxIngest;
   live: LiveViews;
+  /** Reads what the teams' transcripts gained: receipts and answers (ingest/transcript-receipts.ts). */
+  pollTranscripts: () => Promise<void>;
   stopping: () => boolean;
   /** Watchers and timers at all (one-shot commands read once and stop). */
   watch: boolean;
@@ -100,13 +102,13 @@ export class ReadSchedule {
       this.gate = gate;
       this.background = gate
         .then(() => this.dir.scanTeams(true))
-        .then(() => pollTranscripts(this.dir))
+        .then(() => this.opts.pollTranscripts())
         .then(() => this.live.tick())
         .catch(() => {});
     } else {
       await this.dir.scanTeams(true);
       // Receipts and answers already in the transcripts (a one-shot command sees them too).
-      await pollTranscripts(this.dir);
+      await this.opts.pollTranscripts();
       await this.live.tick();
     }
   }
@@ -157,7 +159,7 @@ export class ReadSchedule {
   /** Every team and every inbox read again now, and waited for. */
   async refresh(): Promise<void> {
     await this.dir.scanTeams(false);
-    await scheduleInboxReads(this.dir, this.opts.inboxes, (key) => this.reads.schedule(key), true);
+    await scheduleInboxReads(this.opts.teamsRoot, this.dir, this.opts.inboxes, (key) => this.reads.schedule(key), true);
     this.reads.schedule('seen');
     await this.reads.settled();
   }
@@ -183,7 +185,7 @@ export class ReadSchedule {
     const [kind, team, owner] = key.split('\u0000');
     if (kind === 'scan') return this.dir.scanTeams(false);
     if (kind === 'teams') return this.dir.scanTeams(false, false);
-    if (kind === 'seen') return pollTranscripts(this.dir);
+    if (kind === 'seen') return this.opts.pollTranscripts();
     if (kind === 'sessions') return this.live.readSessions();
     if (kind === 't') {
       const rt = this.dir.teams.get(team!);
@@ -191,7 +193,7 @@ export class ReadSchedule {
     }
     const rt = this.dir.teams.get(team!) ?? (await this.dir.openTeam(team!));
     if (!rt || rt.ended) return;
-    if (kind === 'c') return this.dir.loadConfig(rt, true);
+    if (kind === 'c') return this.dir.readConfig(rt, true);
     if (kind === 'i') return this.opts.inboxes.read(rt, owner!, true);
   }
 
@@ -223,7 +225,7 @@ export class ReadSchedule {
     if (!net) return this.live.quickTick();
     // New and gone teams; the open teams' new inboxes are found by the inbox stats below.
     this.reads.schedule('teams');
-    await scheduleInboxReads(this.dir, this.opts.inboxes, (key) => this.reads.schedule(key), false);
+    await scheduleInboxReads(this.opts.teamsRoot, this.dir, this.opts.inboxes, (key) => this.reads.schedule(key), false);
     this.reads.schedule('seen');
     // Sessions, tasks and the needs-you queue, judged on this same tick (the clock moved on).
     await this.live.tick();

@@ -7,17 +7,18 @@ import { useTempDirs } from '../../../test/helpers/tmp.js';
 import { scheduleInboxReads } from './rescan.js';
 import type { InboxIngest } from '../ingest/inbox-ingest.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
-import { fileSignature } from '../teams/root-watcher.js';
+import type { Team } from '../team/team.js';
+import { fileSignature } from '../files/file-signature.js';
 
 const tempDir = useTempDirs();
 /** No inbox was ever read: the pass schedules each one (this test looks only at the config). */
 const NEVER_READ = { seenOf: () => undefined } as unknown as InboxIngest;
 
-async function team(root: string, id: string): Promise<TeamRuntime> {
+/** A running team as far as the pass looks at it: its id and how its config looked when last read. */
+async function team(root: string, id: string): Promise<{ id: string; ended: undefined; configLooks?: string }> {
   await mkdir(join(root, id, 'inboxes'), { recursive: true });
   await writeFile(join(root, id, 'config.json'), JSON.stringify({ name: id, members: [] }));
-  return { id, ended: undefined } as unknown as TeamRuntime;
+  return { id, ended: undefined };
 }
 
 describe('the safety net pass', () => {
@@ -25,10 +26,10 @@ describe('the safety net pass', () => {
     const root = await tempDir();
     const rt = await team(root, 'session-a');
     const config = join(root, rt.id, 'config.json');
-    const dir = { teamsRoot: root, teams: new Map([[rt.id, rt]]) } as unknown as TeamDirectory;
+    const dir = { teams: new Map([[rt.id, rt as unknown as Team]]) } as unknown as TeamDirectory;
     const pass = async () => {
       const keys: string[] = [];
-      await scheduleInboxReads(dir, NEVER_READ, (k) => keys.push(k), false);
+      await scheduleInboxReads(root, dir, NEVER_READ, (k) => keys.push(k), false);
       return keys.filter((k) => k.startsWith('c\u0000'));
     };
     // Never read: read it.

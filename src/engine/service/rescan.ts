@@ -11,7 +11,7 @@ import { listInboxOwners } from '../claude/team-reader.js';
 import { forEachConcurrently } from '../files/concurrently.js';
 import type { InboxIngest } from '../ingest/inbox-ingest.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
-import { fileSignature } from '../teams/root-watcher.js';
+import { fileSignature } from '../files/file-signature.js';
 
 /** Ticks between two safety-net passes while the watchers report no trouble. */
 export const SAFETY_NET_TICKS = 15;
@@ -41,12 +41,12 @@ export function checkLeads(dir: TeamDirectory, startToo: boolean): void {
 }
 
 /** Schedules a re-read of every running team's inboxes that changed (all of them with `all`), and of a config changed since read. */
-export async function scheduleInboxReads(dir: TeamDirectory, inboxes: InboxIngest, schedule: (key: string) => void, all: boolean): Promise<void> {
+export async function scheduleInboxReads(teamsRoot: string, dir: TeamDirectory, inboxes: InboxIngest, schedule: (key: string) => void, all: boolean): Promise<void> {
   const running = [...dir.teams.values()].filter((rt) => !rt.ended);
   if (all) {
     for (const rt of running) {
-      await dir.loadConfig(rt, true);
-      for (const owner of await listInboxOwners(teamPaths(dir.teamsRoot, rt.id).inboxes)) schedule(`i\u0000${rt.id}\u0000${owner}`);
+      await dir.readConfig(rt, true);
+      for (const owner of await listInboxOwners(teamPaths(teamsRoot, rt.id).inboxes)) schedule(`i\u0000${rt.id}\u0000${owner}`);
     }
     return;
   }
@@ -54,8 +54,8 @@ export async function scheduleInboxReads(dir: TeamDirectory, inboxes: InboxInges
   await forEachConcurrently(running, async (rt) => {
     // A config.json rewrite the watch missed (the lead's claim adds `leadProcess`) would stay
     // unread until the engine restarts, and a killed lead's team would then never end.
-    if ((await fileSignature(teamPaths(dir.teamsRoot, rt.id).config)) !== rt.configLooks) schedule(`c\u0000${rt.id}`);
-    const folder = teamPaths(dir.teamsRoot, rt.id).inboxes;
+    if ((await fileSignature(teamPaths(teamsRoot, rt.id).config)) !== rt.configLooks) schedule(`c\u0000${rt.id}`);
+    const folder = teamPaths(teamsRoot, rt.id).inboxes;
     await Promise.all(
       (await listInboxOwners(folder)).map(async (owner) => {
         const seen = inboxes.seenOf(rt, owner);

@@ -9,6 +9,7 @@ import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult }
 import type { ChannelOption, LaunchRequest, MemberActivity, MemberInfo, NeedItem, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
 import type { TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
 import { answerToSocket } from '../ingest/socket-answers.js';
+import { pollTranscripts, type ReceiptsContext } from '../ingest/transcript-receipts.js';
 import type { TerminalAvailability } from '../terminals/types.js';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../claude/era.js';
 import { Deliveries } from '../delivery/deliveries.js';
@@ -28,7 +29,7 @@ import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from '
 import { LiveViews } from '../live/live-views.js';
 import { acquireStateLock } from './state-lock.js';
 import { TeamDirectory, TeamNotFoundError } from '../teams/team-directory.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 export { TeamNotFoundError } from '../teams/team-directory.js';
 export { HUGE_INBOX_BYTES } from '../ingest/inbox-ingest.js';
@@ -87,7 +88,7 @@ export class TeamService implements TeamServiceApi {
     const schedule = (key: string) => this.reading.schedule(key);
     this.memberChannels = new MemberChannels({
       configDir, teamsRoot, now, senderName, teams, emit, terminalHost: opts.terminalHost,
-      onReply: (rt, line, replyTo) => void answerToSocket(this.dir, rt, line, replyTo).catch(() => {}),
+      onReply: (rt, line, replyTo) => void answerToSocket({ now, senderName, emit, delivery: this.delivery }, rt, line, replyTo).catch(() => {}),
       onStatus: (rt, id) => this.delivery.announceMessage(rt, id),
       sessionOf: (rt) => this.live.sessionOf(rt),
       readSession: (rt, pid) => this.live.readSessionNow(rt, pid),
@@ -113,9 +114,11 @@ export class TeamService implements TeamServiceApi {
     this.dir = new TeamDirectory({
       teamsRoot, stateDir, configDir, now, emit, senderName, stopping, schedule, delivery: this.delivery, inboxes: this.inboxes,
       idleMs: () => this.idleMs,
-      scheduleSeenPoll: () => this.reading.scheduleSeenPoll(),
-      onTranscriptRows: (rt, rows) => this.live.onTranscriptRows(rt, rows),
-      onEvict: (rt) => this.live.forget(rt.id),
+      // A team's line in the list names the terminal its lead runs in, where this engine hosts it.
+      decorate: (summaries) => this.memberChannels.decorate(summaries),
+      // What members do follows from the roster.
+      onRoster: (rt) => this.live.announceActivity(rt),
+      onClose: (rt) => this.live.forget(rt.id),
       onJournalWritten: (dir) => this.searchIndex.noteWritten(dir),
     });
     this.searchIndex = new SearchIndex({
@@ -126,16 +129,34 @@ export class TeamService implements TeamServiceApi {
       configDir, now, emit, senderName, teams, schedule, stopping, watch: this.watchEnabled,
       waitReason: (rt, id) => this.delivery.waitReasonOf(rt, id),
       inboxes: (rt) => this.inboxes.owners(rt).map((owner) => ({ owner, messages: this.inboxes.countOf(rt, owner) })),
+      // The messages Claude holds for its user's approval join the queue; a permission prompt of
+      // a lead this engine hosts opens its terminal.
+      withChannels: (needs) => this.memberChannels.needs(needs),
+      // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
+      onActivity: (rt) => this.delivery.kickTerminal(rt),
     });
+    // Stuck messages and asks follow from messages and their states: the needs-you queue
+    // listens to the engine's events like any listener.
+    this.listeners.add((e) => {
+      if (e.type === 'message' || e.type === 'delivery') this.live.scheduleNeeds();
+    });
+    const receipts: ReceiptsContext = {
+      now, emit, senderName, teams, delivery: this.delivery,
+      onRows: (rt, rows) => this.live.onTranscriptRows(rt, rows),
+      addAgents: (rt, agents) => this.dir.addTranscriptAgents(rt, agents),
+      rosterChanged: (rt) => this.dir.announceRoster(rt),
+      scheduleSeenPoll: () => this.reading.scheduleSeenPoll(),
+    };
     this.reading = new ReadSchedule({
       teamsRoot, now, stopping, dir: this.dir, inboxes: this.inboxes, live: this.live, watch: this.watchEnabled,
+      pollTranscripts: () => pollTranscripts(receipts),
       openInBackground: opts.openInBackground ?? false,
       rescanMs: opts.rescanMs ?? 2_000,
       safetyNetMs: opts.safetyNetMs,
     });
   }
 
-  private get teams(): Map<string, TeamRuntime> {
+  private get teams(): ReadonlyMap<string, Team> {
     return this.dir.teams;
   }
 
@@ -201,23 +222,8 @@ export class TeamService implements TeamServiceApi {
     return () => this.listeners.delete(listener);
   }
 
+  /** Tells every listener; what an event sets off is decided where it is emitted, not here. */
   private emit(e: AppEvent): void {
-    if (e.type === 'teams') e = { ...e, teams: this.memberChannels.decorate(e.teams) };
-    else if (e.type === 'needs') e = { ...e, needs: this.memberChannels.needs(e.needs) };
-    else if (e.type === 'activity') {
-      // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
-      const rt = this.teams.get(e.team);
-      if (rt) this.delivery.kickTerminal(rt);
-    }
-    this.deliver(e);
-    // What members do follows from the roster; stuck messages and asks from messages and states.
-    if (e.type === 'roster') {
-      const rt = this.teams.get(e.team);
-      if (rt) this.live.announceActivity(rt);
-    } else if (e.type === 'message' || e.type === 'delivery') this.live.scheduleNeeds();
-  }
-
-  private deliver(e: AppEvent): void {
     for (const l of this.listeners) {
       try {
         l(e);
@@ -229,7 +235,7 @@ export class TeamService implements TeamServiceApi {
 
   setIdleThresholdMs(ms: number): void {
     this.idleMs = ms;
-    for (const t of this.teams.values()) this.emit({ type: 'roster', team: t.id, roster: this.dir.rosterOf(t) });
+    for (const t of this.teams.values()) this.dir.announceRoster(t);
   }
 
   /** The sender name written on current-era teams from now on (refuses reserved names). */
@@ -237,7 +243,7 @@ export class TeamService implements TeamServiceApi {
     const problem = senderNameProblem(name);
     if (problem) throw new SendRefusedError(problem);
     this.senderName = name;
-    this.emit({ type: 'teams', teams: this.dir.summaries() });
+    this.dir.announceTeams();
   }
 
   // ---------------------------------------------------------------- delivery
@@ -249,7 +255,7 @@ export class TeamService implements TeamServiceApi {
     if (ended) throw new SendRefusedError(ended);
     // Everything from here to the journal append runs without yielding when the team is
     // already open, so concurrent sends are journaled (and so delivered) in call order.
-    let rt: TeamRuntime;
+    let rt: Team;
     try {
       rt = (!this.dir.isOpening(req.team) && this.teams.get(req.team)) || (await this.resolve(req.team));
     } catch (e) {
@@ -302,20 +308,20 @@ export class TeamService implements TeamServiceApi {
 
   // ---------------------------------------------------------------- views
 
-  private resolve(team: string): Promise<TeamRuntime> {
+  private resolve(team: string): Promise<Team> {
     if (!this.started) throw new Error('service not started');
     return this.dir.resolveTeam(team);
   }
 
   /** The team's member of that name (or inbox name), else a not-found error. */
-  private memberOf(rt: TeamRuntime, member: string): MemberInfo {
+  private memberOf(rt: Team, member: string): MemberInfo {
     const m = findMember(rt, member);
     if (!m) throw new TeamNotFoundError(`team ${rt.id} has no member ${JSON.stringify(member)}`);
     return m;
   }
 
   async listTeams(): Promise<TeamSummary[]> {
-    return this.memberChannels.decorate(this.dir.summaries());
+    return this.dir.summaries();
   }
 
   prepare(team: string): Promise<void> {
@@ -393,7 +399,7 @@ export class TeamService implements TeamServiceApi {
   async needs(): Promise<NeedItem[]> {
     if (!this.started) throw new Error('service not started');
     if (!this.watchEnabled) await this.live.readSessions();
-    return this.memberChannels.needs(this.live.needs());
+    return this.live.needs();
   }
 
   async refresh(): Promise<void> {

@@ -5,15 +5,15 @@
 import type { TeamProblem, TeamSummary } from '../../shared/types.js';
 import { leadReadsInbox, senderFor } from '../claude/era.js';
 import { EndedIndex, type EndedEntry } from '../journal/ended-index.js';
-import type { TeamRuntime } from '../team/team-runtime.js';
+import type { Team } from '../team/team.js';
 
 /** Ended teams kept open beyond the running ones: the ones last asked for. */
 export const OPEN_ENDED_TEAMS = 3;
 
 export interface EndedTeamsContext {
   stateDir: string;
-  /** The open teams (TeamDirectory.teams): an evicted team is removed from it. */
-  teams: Map<string, TeamRuntime>;
+  /** The open teams (the directory's). */
+  teams: ReadonlyMap<string, Team>;
   senderName: () => string;
   problem: (p: TeamProblem) => void;
   /** A team is being opened right now: it is not evicted. */
@@ -24,15 +24,15 @@ export interface EndedTeamsContext {
    */
   folderPresent: (id: string) => Promise<boolean>;
   /** Something of the team's is still on its way (a queue holds a message): it is not closed. */
-  hasPending: (rt: TeamRuntime) => boolean;
-  /** Whatever else holds the runtime lets go of it (its delivery queues stop, live views' task boards go). */
-  onEvict?: (rt: TeamRuntime) => Promise<void> | void;
+  hasPending: (team: Team) => boolean;
+  /** Closes the team (the directory's): nothing holds it after this, its journal is closed. */
+  close: (team: Team) => Promise<void>;
   /** How many ended teams stay open (default OPEN_ENDED_TEAMS). */
   keepOpen?: number;
 }
 
 /** What a runtime's history says for its index entry (the team has ended). */
-export function entryOf(rt: TeamRuntime): EndedEntry {
+export function entryOf(rt: Team): EndedEntry {
   let last = 0;
   let pending = 0;
   for (const s of rt.history.sent.values()) {
@@ -42,15 +42,14 @@ export function entryOf(rt: TeamRuntime): EndedEntry {
   for (const o of rt.history.observed.values()) last = Math.max(last, Date.parse(o.timestamp) || o.at);
   const e: EndedEntry = {
     id: rt.id,
-    name: rt.config?.name ?? rt.meta?.name ?? rt.id,
+    name: rt.name,
     era: rt.era,
     memberCount: rt.members.length,
     endedAt: rt.ended!.at,
     endedReason: rt.ended!.reason,
     messages: rt.history.sent.size + rt.history.observed.size,
   };
-  const createdAt = rt.config?.createdAt ?? rt.meta?.createdAt;
-  if (createdAt !== undefined) e.createdAt = createdAt;
+  if (rt.createdAt !== undefined) e.createdAt = rt.createdAt;
   if (last > 0) e.lastMessageAt = last;
   if (pending > 0) e.pending = pending;
   return e;
@@ -105,7 +104,7 @@ export class EndedTeams {
   }
 
   /** The team ended, or an ended team's history changed: its entry follows. */
-  note(rt: TeamRuntime): void {
+  note(rt: Team): void {
     if (!rt.ended) return;
     this.index.put(entryOf(rt));
     this.touch(rt.id);
@@ -177,10 +176,8 @@ export class EndedTeams {
         const place = this.recent.indexOf(id);
         if (this.ctx.teams.get(id) !== rt || this.ctx.isOpening(id) || place < 0 || place >= this.recent.length - keep) continue;
         this.index.put(entryOf(rt));
-        this.ctx.teams.delete(id);
         this.recent = this.recent.filter((x) => x !== id);
-        await this.ctx.onEvict?.(rt);
-        await rt.history.close().catch(() => {});
+        await this.ctx.close(rt);
       }
     } finally {
       this.evicting = false;

@@ -6,6 +6,7 @@ import { watch as watchFolder, type FSWatcher as FolderWatcher } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { DELETED_TEAM_FOLDER } from '../claude/lifecycle.js';
+import { fileSignature } from '../files/file-signature.js';
 
 export type WatchTarget =
   | { kind: 'inbox'; team: string; owner: string }
@@ -37,45 +38,6 @@ export function classifyPath(root: string, p: string): WatchTarget | undefined {
   return undefined;
 }
 
-/** Runs `task(key)` for each scheduled key, never two at once per key, always once more after a hint. */
-export class Coalescer {
-  private state = new Map<string, { running: boolean; dirty: boolean }>();
-  private idle: Array<() => void> = [];
-
-  constructor(private readonly task: (key: string) => Promise<void>) {}
-
-  schedule(key: string): void {
-    let s = this.state.get(key);
-    if (!s) this.state.set(key, (s = { running: false, dirty: false }));
-    if (s.running) {
-      s.dirty = true;
-      return;
-    }
-    s.running = true;
-    void this.run(key, s);
-  }
-
-  private async run(key: string, s: { running: boolean; dirty: boolean }): Promise<void> {
-    do {
-      s.dirty = false;
-      try {
-        await this.task(key);
-      } catch {
-        // the task reports its own problems
-      }
-    } while (s.dirty);
-    s.running = false;
-    this.state.delete(key);
-    if (this.state.size === 0) for (const f of this.idle.splice(0)) f();
-  }
-
-  /** Resolves when nothing is scheduled or running. */
-  settled(): Promise<void> {
-    if (this.state.size === 0) return Promise.resolve();
-    return new Promise((r) => this.idle.push(r));
-  }
-}
-
 export interface RootWatcher {
   ready: Promise<void>;
   /**
@@ -84,16 +46,6 @@ export interface RootWatcher {
    */
   troubled(): boolean;
   close(): Promise<void>;
-}
-
-/** What a file looks like now; a hint for a file that still looks the same says nothing new. */
-export async function fileSignature(p: string): Promise<string> {
-  try {
-    const st = await lstat(p);
-    return `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-  } catch (e) {
-    return `gone:${(e as NodeJS.ErrnoException).code ?? ''}`;
-  }
 }
 
 export function watchTeamsRoot(

@@ -1,29 +1,29 @@
 // Every team the engine knows: the running ones under the teams root and the ended ones it
 // remembers in the state dir. It opens each team (folds its journal, reads its config and
-// inboxes), tells its era, and answers the views (summaries, rosters). How a team ends, and what
-// is remembered of it, is team-ending.ts; the list of ended teams, ended-teams.ts.
+// inboxes), notices ends, reopens a team whose folder is back, closes ended teams it no longer
+// needs, and tells the window what changed (the list, a roster, a problem). What each step
+// does to a team is the lifecycle's (team-lifecycle.ts), which writes the team's core; the list
+// of ended teams is ended-teams.ts.
 import { lstat } from 'node:fs/promises';
 import type { AppEvent } from '../../shared/contract.js';
 import type { RosterEntry, TeamProblem, TeamSummary } from '../../shared/types.js';
-import { classifyEra, leadReadsInbox, senderFor } from '../claude/era.js';
+import { senderFor } from '../claude/era.js';
 import { DELETED_TEAM_FOLDER, ENDED_FOLDER_GONE } from '../claude/lifecycle.js';
-import { inboxFileStem, isSafeSegment, teamDirName, teamPaths } from '../claude/paths.js';
-import { buildMembers, listTeamIds, USER_INBOX } from '../claude/team-reader.js';
-import { forEachConcurrently } from '../files/concurrently.js';
+import { isSafeSegment, teamDirName, teamPaths } from '../claude/paths.js';
+import { listTeamIds } from '../claude/team-reader.js';
 import type { Deliveries } from '../delivery/deliveries.js';
-import { COMPACT_AFTER } from '../journal/journal.js';
-import { TeamHistory } from '../journal/team-history.js';
-import type { EndedTeams } from './ended-teams.js';
+import { TeamNotFoundError } from '../errors.js';
+import { forEachConcurrently } from '../files/concurrently.js';
 import type { InboxIngest } from '../ingest/inbox-ingest.js';
 import { readInboxMarks } from '../ingest/inbox-marks.js';
-import { journalDirOf, listJournalTeams, mergeMembers, readTeamMeta } from '../journal/team-meta.js';
-import type { TranscriptFindings } from '../claude/transcripts.js';
-import { memberState } from './presence.js';
-import { loadConfig, watchTranscripts } from './team-config.js';
-import { checkLiveness, endedFromMemory, endedTeamsOf, endGoneTeams, openEndedByName, openRemembered, rememberTeam, reopenTeam } from './team-ending.js';
-import { TeamRuntime } from '../team/team-runtime.js';
+import { COMPACT_AFTER } from '../journal/journal.js';
+import { TeamHistory } from '../journal/team-history.js';
+import { journalDirOf, listJournalTeams, readTeamMeta } from '../journal/team-meta.js';
+import type { Team } from '../team/team.js';
+import { EndedTeams } from './ended-teams.js';
+import { TeamLifecycle } from './team-lifecycle.js';
+import { rosterOf, summaryOf } from './team-views.js';
 import { unopenedSummary } from './unopened-teams.js';
-import { TeamNotFoundError } from '../errors.js';
 
 export { TeamNotFoundError };
 
@@ -42,34 +42,49 @@ export interface DirectoryContext {
   stopping: () => boolean;
   /** Schedules a coalesced re-read (`i\0team\0owner`, `c\0team`, `scan`, `seen`). */
   schedule: (key: string) => void;
-  /** Transcripts get looked at soon: a delivered message waits to be seen. */
-  scheduleSeenPoll: () => void;
-  /** Every row a transcript poll read, per agent (live activity and timelines). */
-  onTranscriptRows?: (rt: TeamRuntime, rows: TranscriptFindings['rows']) => void;
+  /** The summaries the window gets, each with what it adds (the terminal a team's lead runs in). */
+  decorate: (teams: TeamSummary[]) => TeamSummary[];
+  /** A team's roster was told again: what its members do follows from it. */
+  onRoster: (team: Team) => void;
   /** An ended team was closed to save memory: what else holds it lets go (see ended-teams.ts). */
-  onEvict?: (rt: TeamRuntime) => void;
+  onClose: (team: Team) => void;
   /** A team's journal got records on disk (the search index reads them). */
   onJournalWritten?: (dir: string) => void;
 }
 
 export class TeamDirectory {
-  readonly teams = new Map<string, TeamRuntime>();
-  private opening = new Map<string, Promise<TeamRuntime | undefined>>();
+  private readonly open = new Map<string, Team>();
+  private opening = new Map<string, Promise<Team | undefined>>();
   /** Teams found at start and not read yet (openInBackground), as their configs describe them. */
   private unopened = new Map<string, TeamSummary>();
   readonly globalProblems = new Map<string, TeamProblem>();
   /** Ended teams listed from the index, opened on demand, a few kept open. */
   readonly ended: EndedTeams;
+  private readonly lifecycle: TeamLifecycle;
 
-  constructor(readonly ctx: DirectoryContext) {
-    this.ended = endedTeamsOf(this);
+  constructor(private readonly ctx: DirectoryContext) {
+    this.lifecycle = new TeamLifecycle({
+      teamsRoot: ctx.teamsRoot,
+      configDir: ctx.configDir,
+      now: ctx.now,
+      inboxesOf: (team) => ctx.inboxes.owners(team),
+      problem: (p) => this.problem(p),
+    });
+    this.ended = new EndedTeams({
+      stateDir: ctx.stateDir,
+      teams: this.open,
+      senderName: ctx.senderName,
+      problem: (p) => this.problem(p),
+      isOpening: (id) => this.opening.has(id),
+      folderPresent: (id) => this.folderPresent(id),
+      hasPending: (team) => ctx.delivery.hasPending(team),
+      close: (team) => this.close(team),
+    });
   }
 
-  get teamsRoot(): string {
-    return this.ctx.teamsRoot;
-  }
-  get stateDir(): string {
-    return this.ctx.stateDir;
+  /** The open teams, by id. */
+  get teams(): ReadonlyMap<string, Team> {
+    return this.open;
   }
 
   /** The team is being opened right now (its history is not complete yet). */
@@ -96,29 +111,30 @@ export class TeamDirectory {
     const ids = (await listTeamIds(this.ctx.teamsRoot)).sort((a, b) => a.localeCompare(b));
     const present = new Set(ids);
     let changed = false;
-    const open: TeamRuntime[] = [];
+    const running: Team[] = [];
     for (const id of ids) {
       if (this.ctx.stopping()) return;
-      const rt = this.teams.get(id);
-      if (!rt) {
+      const team = this.open.get(id);
+      if (!team) {
         if (await this.openTeam(id)) changed = true;
-      } else if (rt.ended && rt.ended.reason === ENDED_FOLDER_GONE) {
+      } else if (team.ended && team.ended.reason === ENDED_FOLDER_GONE) {
         // A folder of that name is back (a legacy team made again): read it as running.
-        if (await reopenTeam(this, rt)) changed = true;
-      } else open.push(rt);
+        await this.reopen(team);
+        changed = true;
+      } else running.push(team);
     }
     // Inboxes new in the teams already open (listed a few teams at a time).
     if (this.ctx.stopping()) return;
-    await forEachConcurrently(newInboxes ? open : [], async (rt) => {
-      for (const o of await this.ctx.inboxes.listNew(rt)) this.ctx.schedule(`i\u0000${rt.id}\u0000${o}`);
+    await forEachConcurrently(newInboxes ? running : [], async (team) => {
+      for (const o of await this.ctx.inboxes.listNew(team)) this.ctx.schedule(`i\u0000${team.id}\u0000${o}`);
     });
-    if (await endGoneTeams(this, present)) changed = true;
+    if (await this.endGoneTeams(present)) changed = true;
     if (includeRemembered) {
-      const opened = await openRemembered(this, present);
+      const opened = await this.openRemembered(present);
       if (opened === undefined) return;
       if (opened) changed = true;
     }
-    if (changed) this.ctx.emit({ type: 'teams', teams: this.summaries() });
+    if (changed) this.announceTeams();
     await this.ended.evict();
   }
 
@@ -130,10 +146,10 @@ export class TeamDirectory {
     }
   }
 
-  openTeam(id: string): Promise<TeamRuntime | undefined> {
+  openTeam(id: string): Promise<Team | undefined> {
     // A `.deleted-<uuid>` folder is a team Claude is removing, never one to open.
     if (!isSafeSegment(id) || DELETED_TEAM_FOLDER.test(id)) return Promise.resolve(undefined);
-    const existing = this.teams.get(id);
+    const existing = this.open.get(id);
     if (existing) return Promise.resolve(existing);
     let p = this.opening.get(id);
     if (!p) {
@@ -141,9 +157,9 @@ export class TeamDirectory {
         this.opening.delete(id);
         // Listed from its config until now: the window gets the team as read.
         if (this.unopened.delete(id)) {
-          this.ctx.emit({ type: 'teams', teams: this.summaries() });
-          const rt = this.teams.get(id);
-          if (rt) this.ctx.emit({ type: 'roster', team: id, roster: this.rosterOf(rt) });
+          this.announceTeams();
+          const team = this.open.get(id);
+          if (team) this.announceRoster(team);
         }
         this.ended.touch(id);
         void this.ended.evict();
@@ -153,7 +169,7 @@ export class TeamDirectory {
     return p;
   }
 
-  async doOpenTeam(id: string): Promise<TeamRuntime | undefined> {
+  private async doOpenTeam(id: string): Promise<Team | undefined> {
     const folder = await this.folderPresent(id);
     const journalDir = journalDirOf(this.ctx.stateDir, id);
     const meta = await readTeamMeta(journalDir);
@@ -176,87 +192,153 @@ export class TeamDirectory {
     }
     // Where the journal ends before anything is added: the inbox marks are only good for that journal.
     const marks = folder ? await readInboxMarks(journalDir, await history.position()) : undefined;
-    const rt = new TeamRuntime(id, history);
-    rt.meta = meta;
-    if (meta) rt.era = meta.era;
+    const team = this.lifecycle.create(id, history, meta);
     if (opened.tornBytes > 0) {
       this.problem({ kind: 'journal', file: `journal/${id}`, message: `recovered from a crash: cut ${opened.tornBytes} bytes of an unfinished journal line` }, false);
     }
-    this.teams.set(id, rt);
+    this.open.set(id, team);
     if (folder) {
-      await this.loadConfig(rt, false);
-      const owners = await this.ctx.inboxes.list(rt);
-      rt.era = classifyEra({ teamId: id, config: rt.config, hasUserInbox: owners.includes(USER_INBOX) });
+      await this.lifecycle.readConfig(team);
+      await this.ctx.inboxes.list(team);
+      this.lifecycle.classify(team);
     }
     // Presence, reply and answer facts from history (after the era is known).
-    for (const o of rt.history.observed.values()) rt.facts.noteObserved(o, rt.era);
+    for (const o of team.history.observed.values()) team.facts.noteObserved(o, team.era);
     if (folder) {
-      await this.ctx.inboxes.openAll(rt, marks);
-      this.rebuildMembers(rt);
+      await this.ctx.inboxes.openAll(team, marks);
+      this.lifecycle.rebuildMembers(team);
       // Running (again, if it was listed as ended): checkLiveness may end it right away.
       this.ended.forget(id);
-      this.checkLiveness(rt, false);
-    } else endedFromMemory(this, rt, meta);
-    watchTranscripts(this, rt);
+      this.checkLiveness(team, false);
+    } else this.lifecycle.endedFromMemory(team);
+    this.lifecycle.watchTranscripts(team);
     // Opened on demand after it ended: what its transcripts got meanwhile is read soon.
-    if (!folder && rt.transcripts) this.ctx.schedule('seen');
-    this.ctx.delivery.recover(rt);
-    await rememberTeam(this, rt);
-    if (rt.history.records > COMPACT_AFTER && rt.history.segmentRecords > COMPACT_AFTER / 2) await this.compactJournal(rt, false);
-    return rt;
+    if (!folder && team.transcripts) this.ctx.schedule('seen');
+    this.ctx.delivery.recover(team);
+    await this.lifecycle.remember(team);
+    if (team.history.records > COMPACT_AFTER && team.history.segmentRecords > COMPACT_AFTER / 2) await this.compactJournal(team, false);
+    return team;
+  }
+
+  /** A team folder of an ended team's name is there again: read it as a running team. */
+  private async reopen(team: Team): Promise<void> {
+    this.lifecycle.reopen(team);
+    this.ended.forget(team.id);
+    await this.lifecycle.readConfig(team);
+    await this.ctx.inboxes.list(team);
+    await this.ctx.inboxes.readAll(team);
+    this.lifecycle.rebuildMembers(team);
+    await this.lifecycle.remember(team);
+    this.announceRoster(team);
+  }
+
+  /** An ended team closed to save memory (ended-teams.ts decides which): nothing holds it after this. */
+  private async close(team: Team): Promise<void> {
+    this.open.delete(team.id);
+    await this.ctx.delivery.forget(team);
+    this.ctx.onClose(team);
+    await team.history.close().catch(() => {});
+  }
+
+  /** The open teams no longer under the root whose folder is really gone have ended; true if any did. */
+  private async endGoneTeams(present: Set<string>): Promise<boolean> {
+    let changed = false;
+    for (const team of this.open.values()) {
+      if (!present.has(team.id) && !team.ended && !(await this.folderPresent(team.id))) {
+        await this.end(team, ENDED_FOLDER_GONE);
+        changed = true;
+      }
+    }
+    return changed;
+  }
+
+  /**
+   * At start: the teams with a journal and no folder. Ended teams are listed from the index; only
+   * those it does not know (ended while Teamdeck was away) or with sends still waiting are opened.
+   * True if one was opened; undefined when the engine is stopping (the scan ends there).
+   */
+  private async openRemembered(present: Set<string>): Promise<boolean | undefined> {
+    const remembered = (await listJournalTeams(this.ctx.stateDir)).filter((id) => !present.has(id));
+    await this.ended.load(remembered);
+    let changed = false;
+    for (const id of remembered) {
+      if (this.ctx.stopping()) return undefined;
+      if (!this.open.has(id) && !this.ended.listOnly(id) && (await this.openTeam(id))) changed = true;
+    }
+    return changed;
+  }
+
+  /**
+   * Reads the team's config.json; `announce`: what follows from it is worked out and told too
+   * (its era, whether its lead still runs, the transcripts to follow, the roster, and what
+   * waits for a member that left).
+   */
+  async readConfig(team: Team, announce: boolean): Promise<void> {
+    await this.lifecycle.readConfig(team);
+    if (!announce) return;
+    this.lifecycle.classify(team);
+    this.checkLiveness(team, false);
+    this.lifecycle.watchTranscripts(team);
+    this.refreshMembers(team);
+    // A member that left the config never reads again: what waits for it is judged now.
+    this.ctx.delivery.kickAll(team);
+    await this.lifecycle.remember(team);
+  }
+
+  /**
+   * A current-era team whose lead's process is gone has ended, though Claude left its folder.
+   * `startToo`: a reused pid is told apart too (a read of /proc/<pid>/stat; else one signal probe).
+   */
+  checkLiveness(team: Team, announce = true, startToo = true): void {
+    const reason = this.lifecycle.endReason(team, startToo);
+    if (reason) void this.end(team, reason, announce);
+  }
+
+  /** The team ended: its members with it; what waits for it becomes undeliverable. */
+  private async end(team: Team, reason: string, announce = true): Promise<void> {
+    if (!this.lifecycle.end(team, reason)) return;
+    this.ctx.delivery.kickAll(team);
+    await this.lifecycle.remember(team);
+    this.ended.note(team);
+    if (!announce) return;
+    this.announceRoster(team);
+    this.announceTeams();
+  }
+
+  /** Current era: agents seen only in transcripts (a teammate gone from config) join the roster; true if any did. */
+  addTranscriptAgents(team: Team, agents: Iterable<string>): boolean {
+    return this.lifecycle.addTranscriptAgents(team, agents);
   }
 
   /**
    * Compacts the team's journal. One that cannot be (a text it cannot read back, a full disk) is
    * the team's problem, and the journal goes on as it is: nothing of the history is lost by it.
    */
-  async compactJournal(rt: TeamRuntime, announce: boolean): Promise<void> {
+  async compactJournal(team: Team, announce: boolean): Promise<void> {
     try {
-      await rt.history.compact();
+      await team.history.compact();
     } catch (e) {
-      this.teamProblem(rt, 'journal-compaction', { kind: 'journal', file: `journal/${rt.id}`, message: (e as Error).message }, announce);
+      this.teamProblem(team, 'journal-compaction', { kind: 'journal', file: `journal/${team.id}`, message: (e as Error).message }, announce);
     }
   }
 
-  rebuildMembers(rt: TeamRuntime): void {
-    rt.members = mergeMembers(buildMembers(rt.config, [...this.ctx.inboxes.owners(rt)], rt.history.observed.values()), rt.meta?.members ?? []);
+  /** Someone new spoke, or a member shut down or left: the roster is worked out and told again. */
+  refreshMembers(team: Team): void {
+    this.lifecycle.rebuildMembers(team);
+    this.announceRoster(team);
+    this.announceTeams();
   }
 
-  /** Reads the team's config.json (team-config.ts); `announce`: what follows from it is told too. */
-  loadConfig(rt: TeamRuntime, announce: boolean): Promise<void> {
-    return loadConfig(this, rt, announce);
-  }
-
-  /** Current era: agents seen only in transcripts (a teammate gone from config) join the roster. */
-  addTranscriptAgents(rt: TeamRuntime, agents: Iterable<string>): boolean {
-    const known = new Set(rt.members.map((m) => m.name));
-    const fresh = [...agents].filter((a) => !known.has(a) && a !== '');
-    if (fresh.length === 0) return false;
-    rt.members = [...rt.members, ...fresh.map((name) => ({ name, inboxName: inboxFileStem(name), isLead: false, inConfig: false }))];
-    return true;
-  }
-
-  /** A current-era team whose lead's process is gone has ended (see team-ending.ts). */
-  checkLiveness(rt: TeamRuntime, announce = true, startToo = true): void {
-    checkLiveness(this, rt, announce, startToo);
-  }
-
-  refreshMembers(rt: TeamRuntime): void {
-    this.rebuildMembers(rt);
-    this.ctx.emit({ type: 'roster', team: rt.id, roster: this.rosterOf(rt) });
-    this.ctx.emit({ type: 'teams', teams: this.summaries() });
-  }
-
-  teamProblem(rt: TeamRuntime, key: string, p: TeamProblem, announce: boolean): void {
-    if (rt.problems.set(key, p) && announce) {
+  teamProblem(team: Team, key: string, p: TeamProblem, announce: boolean): void {
+    if (team.problems.set(key, p) && announce) {
       this.ctx.emit({ type: 'problem', problem: p });
-      this.ctx.emit({ type: 'teams', teams: this.summaries() });
+      this.announceTeams();
     }
   }
 
   /** The team's problem under `key` is gone; the teams list is told when `announce`. */
-  problemGone(rt: TeamRuntime, key: string, announce: boolean): void {
-    if (rt.problems.delete(key) && announce) this.ctx.emit({ type: 'teams', teams: this.summaries() });
+  problemGone(team: Team, key: string, announce: boolean): void {
+    if (team.problems.delete(key) && announce) this.announceTeams();
   }
 
   problem(p: TeamProblem, announce = true): void {
@@ -264,49 +346,57 @@ export class TeamDirectory {
     if (announce) this.ctx.emit({ type: 'problem', problem: p });
   }
 
-  async resolveTeam(team: string): Promise<TeamRuntime> {
-    const candidates = [team, teamDirName(team)];
+  async resolveTeam(name: string): Promise<Team> {
+    const candidates = [name, teamDirName(name)];
     for (const c of candidates) {
       if (!isSafeSegment(c)) continue;
       // A team still being read is waited for: its roster and history are not complete yet.
-      const rt = this.opening.has(c) ? await this.opening.get(c) : (this.teams.get(c) ?? (await this.openTeam(c)));
-      if (rt) {
-        this.ended.touch(rt.id);
-        return rt;
+      const team = this.opening.has(c) ? await this.opening.get(c) : (this.open.get(c) ?? (await this.openTeam(c)));
+      if (team) {
+        this.ended.touch(team.id);
+        return team;
       }
     }
-    for (const rt of this.teams.values()) if (rt.config?.name === team) return rt;
-    const ended = await openEndedByName(this, team);
+    for (const team of this.open.values()) if (team.config?.name === name) return team;
+    // An ended team listed under that (config) name, opened on demand.
+    const listed = this.ended.listedByName(name);
+    const ended = listed ? await this.openTeam(listed.id) : undefined;
     if (ended) return ended;
     for (const c of candidates) {
       const broken = this.globalProblems.get(`journal:journal/${c}`);
-      if (broken && !this.teams.has(c)) throw new TeamNotFoundError(`team ${c} is unavailable: ${broken.message}`);
+      if (broken && !this.open.has(c)) throw new TeamNotFoundError(`team ${c} is unavailable: ${broken.message}`);
     }
-    throw new TeamNotFoundError(`no team ${JSON.stringify(team)} in ${this.ctx.teamsRoot}`);
+    throw new TeamNotFoundError(`no team ${JSON.stringify(name)} in ${this.ctx.teamsRoot}`);
   }
 
-  rosterOf(rt: TeamRuntime): RosterEntry[] {
-    const now = this.ctx.now();
-    return rt.members.map((m) => {
-      const lastEventAt = rt.facts.lastEventOf(m.name);
-      // A team that ended ended every member with it.
-      const terminated = !!rt.ended || rt.goneReason(m.name) !== undefined;
-      const e: RosterEntry = { ...m, state: memberState({ lastEventAt, terminated }, now, this.ctx.idleMs()) };
-      if (lastEventAt !== undefined) e.lastEventAt = lastEventAt;
-      return e;
-    });
+  rosterOf(team: Team): RosterEntry[] {
+    return rosterOf(team, this.ctx.now(), this.ctx.idleMs());
   }
 
-  summaryOf(rt: TeamRuntime): TeamSummary {
-    return rt.summary(senderFor(rt.era, this.ctx.senderName()), leadReadsInbox(rt.era, rt.config, rt.lead?.name));
+  /** Tells the window the team's roster, and what its members do follows. */
+  announceRoster(team: Team): void {
+    this.ctx.emit({ type: 'roster', team: team.id, roster: this.rosterOf(team) });
+    this.ctx.onRoster(team);
   }
 
+  /** Tells the window the list of teams. */
+  announceTeams(): void {
+    this.ctx.emit({ type: 'teams', teams: this.summaries() });
+  }
+
+  summaryOf(team: Team): TeamSummary {
+    return summaryOf(team, this.ctx.senderName());
+  }
+
+  /** Every team the window lists: open, found and not read yet, and ended ones from the index. */
   summaries(): TeamSummary[] {
-    const unopened = [...this.unopened.values()].filter((s) => !this.teams.has(s.id));
-    return [...this.teams.values()]
-      .map((rt) => this.summaryOf(rt))
-      .concat(unopened.map((s) => ({ ...s, sendAs: senderFor(s.era, this.ctx.senderName()) })))
-      .concat(this.ended.summaries().filter((s) => !this.unopened.has(s.id)))
-      .sort((a, b) => a.id.localeCompare(b.id));
+    const unopened = [...this.unopened.values()].filter((s) => !this.open.has(s.id));
+    return this.ctx.decorate(
+      [...this.open.values()]
+        .map((team) => this.summaryOf(team))
+        .concat(unopened.map((s) => ({ ...s, sendAs: senderFor(s.era, this.ctx.senderName()) })))
+        .concat(this.ended.summaries().filter((s) => !this.unopened.has(s.id)))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    );
   }
 }

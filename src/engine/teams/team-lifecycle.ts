@@ -1,0 +1,148 @@
+// A team's life as Claude's files and Teamdeck's memory tell it: its config read (the last good
+// one kept when a read finds it half-written), its era, its members, whether its lead still
+// runs, its end, its reading again when a folder of its name is back, and what Teamdeck
+// remembers of it (team.json) so that it stays listed after Claude removes its folder. The only
+// writer of a team's core (team/team.ts); it tells no one: the directory, which calls it, says
+// what changed.
+import type { TeamProblem } from '../../shared/types.js';
+import { readTeamConfig } from '../claude/config.js';
+import { classifyEra } from '../claude/era.js';
+import { ENDED_FOLDER_GONE, judgeLiveness } from '../claude/lifecycle.js';
+import { inboxFileStem, teamPaths } from '../claude/paths.js';
+import { buildMembers, USER_INBOX } from '../claude/team-reader.js';
+import { TranscriptWatch } from '../claude/transcripts.js';
+import { fileSignature } from '../files/file-signature.js';
+import type { TeamHistory } from '../journal/team-history.js';
+import { mergeMembers, writeTeamMeta, type TeamMeta } from '../journal/team-meta.js';
+import { Team, type TeamCore } from '../team/team.js';
+
+export interface LifecycleContext {
+  teamsRoot: string;
+  /** Claude's config dir: the members' transcripts are under its projects folder. */
+  configDir: string;
+  now: () => number;
+  /** The team's inbox files, as the inbox ingest last listed them. */
+  inboxesOf: (team: Team) => readonly string[];
+  /** A problem that is not one team's (team.json cannot be written). */
+  problem: (p: TeamProblem) => void;
+}
+
+export class TeamLifecycle {
+  private readonly cores = new WeakMap<Team, TeamCore>();
+
+  constructor(private readonly ctx: LifecycleContext) {}
+
+  private core(team: Team): TeamCore {
+    const c = this.cores.get(team);
+    if (!c) throw new Error(`team ${team.id} was not made by this lifecycle`);
+    return c;
+  }
+
+  /** A team opened from its journal; what Teamdeck remembered of it (team.json) to start from. */
+  create(id: string, history: TeamHistory, meta: TeamMeta | undefined): Team {
+    const core: TeamCore = { era: meta?.era ?? 'legacy', members: [] };
+    if (meta) core.meta = meta;
+    const team = new Team(id, history, core);
+    this.cores.set(team, core);
+    return team;
+  }
+
+  /** Reads config.json. A half-written config keeps the last good one, and is a problem of the team's. */
+  async readConfig(team: Team): Promise<void> {
+    const core = this.core(team);
+    const path = teamPaths(this.ctx.teamsRoot, team.id).config;
+    // Looked at before the read: a write after it differs, and the safety net reads it again.
+    core.configLooks = await fileSignature(path);
+    const r = await readTeamConfig(path);
+    team.problems.delete('config');
+    if (r.kind === 'ok') {
+      core.config = r.config;
+      if (r.config.skippedMembers.length) {
+        team.problems.set('config', { kind: 'config', file: `${team.id}/config.json`, message: r.config.skippedMembers.join('; ') });
+      }
+      for (const m of r.config.members) {
+        if (m.joinedAt !== undefined) team.facts.noteEvent(m.name, m.joinedAt);
+      }
+    } else if (r.kind === 'invalid') {
+      team.problems.set('config', { kind: 'config', file: `${team.id}/config.json`, message: r.message });
+    }
+  }
+
+  /** Which contract the team follows, from its config and its inboxes. */
+  classify(team: Team): void {
+    this.core(team).era = classifyEra({ teamId: team.id, config: team.config, hasUserInbox: this.ctx.inboxesOf(team).includes(USER_INBOX) });
+  }
+
+  /** The members: the config's, those who have an inbox or spoke, and those remembered. */
+  rebuildMembers(team: Team): void {
+    this.core(team).members = mergeMembers(buildMembers(team.config, [...this.ctx.inboxesOf(team)], team.history.observed.values()), team.meta?.members ?? []);
+  }
+
+  /** Current era: agents seen only in transcripts (a teammate gone from config) join the roster; true if any did. */
+  addTranscriptAgents(team: Team, agents: Iterable<string>): boolean {
+    const known = new Set(team.members.map((m) => m.name));
+    const fresh = [...agents].filter((a) => !known.has(a) && a !== '');
+    if (fresh.length === 0) return false;
+    const core = this.core(team);
+    core.members = [...core.members, ...fresh.map((name) => ({ name, inboxName: inboxFileStem(name), isLead: false, inConfig: false }))];
+    return true;
+  }
+
+  /** Current era: the lead's session (config, else remembered) names the transcripts to follow. */
+  watchTranscripts(team: Team): void {
+    const session = team.config?.leadSessionId ?? team.meta?.leadSessionId;
+    if (team.era !== 'current' || !session || team.transcripts?.leadSessionId === session) return;
+    this.core(team).transcripts = new TranscriptWatch(this.ctx.configDir, session, team.config?.name ?? team.id);
+  }
+
+  /** An ended team opened from its journal alone: its members and its end as remembered. */
+  endedFromMemory(team: Team): void {
+    const core = this.core(team);
+    core.members = mergeMembers(buildMembers(undefined, [], team.history.observed.values()), team.meta?.members ?? []);
+    core.ended = { at: team.meta?.endedAt ?? this.ctx.now(), reason: team.meta?.endedReason ?? ENDED_FOLDER_GONE };
+  }
+
+  /**
+   * Why a current-era team ended though Claude left its folder (its lead's process is gone), or
+   * undefined while it runs. `startToo`: a reused pid is told apart too (a read of
+   * /proc/<pid>/stat; else one signal probe).
+   */
+  endReason(team: Team, startToo: boolean): string | undefined {
+    if (team.ended) return undefined;
+    const live = judgeLiveness(team.era, team.config, startToo);
+    return live.state === 'ended' ? live.reason : undefined;
+  }
+
+  /** The team ended now (false if it already had): its members with it. */
+  end(team: Team, reason: string): boolean {
+    const core = this.core(team);
+    if (core.ended) return false;
+    core.ended = { at: this.ctx.now(), reason };
+    return true;
+  }
+
+  /** A folder of an ended team's name is back: the team runs again, to be read as such. */
+  reopen(team: Team): void {
+    delete this.core(team).ended;
+  }
+
+  /** Writes team.json (what lists the team after its folder is gone) when what it remembers changed. */
+  async remember(team: Team): Promise<void> {
+    const meta: TeamMeta = { v: 1, id: team.id, name: team.name, era: team.era, members: team.members.map((m) => ({ ...m })) };
+    if (team.createdAt !== undefined) meta.createdAt = team.createdAt;
+    const leadSessionId = team.config?.leadSessionId ?? team.meta?.leadSessionId;
+    if (leadSessionId !== undefined) meta.leadSessionId = leadSessionId;
+    if (team.ended) {
+      meta.endedAt = team.ended.at;
+      meta.endedReason = team.ended.reason;
+    }
+    if (JSON.stringify(meta) === JSON.stringify(team.meta)) return;
+    // A team with nothing in its history and nothing to remember is not worth a file (Claude's
+    // transient startup teams live for milliseconds).
+    if (!team.meta && team.history.records === 0 && team.ended) return;
+    this.core(team).meta = meta;
+    await writeTeamMeta(team.history.dir, meta).catch((e: Error) =>
+      this.ctx.problem({ kind: 'journal', file: `journal/${team.id}/team.json`, message: `cannot remember the team: ${e.message}` }),
+    );
+  }
+}
