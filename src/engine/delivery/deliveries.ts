@@ -10,7 +10,7 @@ import type { AppEvent } from '../../shared/contract.js';
 import type { ChannelKind, DeliveryStatus, MemberInfo, SendResult } from '../../shared/types.js';
 import { newMessageId } from '../claude/message-id.js';
 import { inboxFileStem } from '../claude/paths.js';
-import { SendRefusedError } from '../service/service-types.js';
+import { SendRefusedError } from '../errors.js';
 import type { Team } from '../team/team.js';
 import { answerClock, sentToThread, statusOf, type SentNotes } from '../history/views.js';
 import { admitToInbox } from './inbox-channel.js';

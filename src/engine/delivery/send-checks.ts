@@ -5,7 +5,7 @@ import type { MemberInfo, SendRequest } from '../../shared/types.js';
 import { isUnaddressable } from '../claude/era.js';
 import { looksLikeProtocolFrame } from '../claude/frames.js';
 import { inboxFileStem, teamPaths } from '../claude/paths.js';
-import { SendRefusedError } from '../service/service-types.js';
+import { SendRefusedError } from '../errors.js';
 import type { Team } from '../team/team.js';
 
 export const MAX_TEXT_BYTES = 65_536;
