@@ -20,8 +20,8 @@ import { createReadStream } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import type { AppEvent, Result } from '../shared/contract.js';
-import { wsClientMessageSchema, type WsServerMessage } from '../shared/contract-schema.js';
+import type { AppEvent, Result, WsServerMessage } from '../shared/contract.js';
+import { wsClientMessageSchema } from '../shared/contract-schema.js';
 import type { FirstScreenRenderer } from './first-screen.js';
 import { BOOT_WAIT_MS, createIndexPage } from './index-page.js';
 

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { AppEvent } from '../../shared/contract.js';
+import { CALL_NAMES, CALLS, type AppEvent } from '../../shared/contract.js';
+import { sampleArgs } from '../../../test/helpers/call-samples.js';
 import { tempTeams, writeTeam, type TempTeams } from '../../../test/helpers/team-fixture.js';
 import { ApiHandlers, chooseTeamsRoot, toApiError, type DemoTeam } from './api-handlers.js';
 import { SendRefusedError, StateDirBusyError, type TeamServiceApi, type TeamServiceOptions } from '../service/service-types.js';
@@ -56,6 +57,7 @@ describe('toApiError', () => {
     expect(JSON.stringify(internal)).not.toMatch(/at .*\.ts:\d+/);
     expect(toApiError('weird').code).toBe('internal');
   });
+
 });
 
 describe('ApiHandlers over the real TeamService', () => {
@@ -89,6 +91,15 @@ describe('ApiHandlers over the real TeamService', () => {
       error: { code: 'invalid' },
     });
     expect(await h.dispatch('constructor', [])).toMatchObject({ ok: false, error: { code: 'invalid' } });
+  });
+
+  it('has a handler for every call in the table: a well-formed call is answered, never as unknown or failed', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher']);
+    const h = await make();
+    for (const name of CALL_NAMES) {
+      const r = await h.dispatch(name, sampleArgs(CALLS[name].args));
+      if (!r.ok) expect(['refused', 'not_found'], `${name}: ${r.error.code}: ${r.error.message}`).toContain(r.error.code);
+    }
   });
 
   it('persists settings, applies the idle threshold and pushes a snapshot', async () => {

@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AppEvent } from '../../shared/contract.js';
+import { sampleArgs } from '../../../test/helpers/call-samples.js';
 import { createTeam } from '../../sim/simulator.js';
 import { SendRefusedError, type TeamServiceApi } from '../service/service-types.js';
 import { EngineSocketClient, EngineUnavailableError } from './client.js';
 import { INFO_NAME, MAX_SOCKET_PATH_BYTES, readEngineInfo, RUNTIME_DIR_PREFIX, SOCKET_NAME } from './location.js';
-import { MAX_REQUEST_LINE_BYTES, PROTOCOL_VERSION } from './protocol.js';
+import { ENGINE_METHOD_NAMES, ENGINE_METHODS, MAX_REQUEST_LINE_BYTES, PROTOCOL_VERSION } from './protocol.js';
 import { serveEngineSocket, type EngineSocketServer } from './server.js';
 import { withEngineSocket } from './with-socket.js';
 
@@ -188,6 +189,32 @@ describe.runIf(unix)('engine socket, in process', () => {
     await expect(c.roster('a\u0000b')).rejects.toThrow(/roster: .*control characters/);
     expect(svc.sent).toHaveLength(1);
     expect(() => c.setIdleThresholdMs()).toThrow(/engine that owns the state dir/);
+  });
+
+  it('serves every method of its one list, and the client has each of them, arguments and values intact', async () => {
+    const received: [string, unknown[]][] = [];
+    // A stand-in that answers every method with its name and arguments.
+    const svc = new Proxy(fakeService(state), {
+      get(target, prop, receiver) {
+        if (typeof prop === 'string' && (ENGINE_METHOD_NAMES as readonly string[]).includes(prop) && prop !== 'problems' && prop !== 'queuedCount') {
+          return async (...args: unknown[]) => {
+            received.push([prop, args]);
+            return { method: prop, args };
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    await serve(svc);
+    const c = await client();
+    const remote = ENGINE_METHOD_NAMES.filter((m) => m !== 'problems' && m !== 'queuedCount');
+    for (const method of remote) {
+      const args = sampleArgs(ENGINE_METHODS[method].kinds);
+      expect(await (c[method] as (...a: unknown[]) => Promise<unknown>)(...args), method).toEqual({ method, args });
+    }
+    // An optional argument left out goes as fewer arguments, not as null.
+    expect(await c.timeline('alpha', 'researcher', undefined)).toEqual({ method: 'timeline', args: ['alpha', 'researcher'] });
+    expect(received.map(([m]) => m)).toEqual([...remote, 'timeline']);
   });
 
   it('writes the socket 0600 and the info file 0600, and removes both on close', async () => {
