@@ -85,9 +85,19 @@ export interface SearchResult {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
+/**
+ * Why a call failed, the same word at every boundary (the contract's Result, the engine socket,
+ * the CLI's exit status): `refused`: the input or the state of things rules the call out, and
+ * nothing was written; `not_found`: no such team, member or terminal; `invalid`: the payload
+ * failed validation; `state_busy`: another process owns the state folder; `unavailable`: no
+ * engine could be reached; `internal`: anything else (a bug, a disk that fails).
+ */
+export const ERROR_CODES = ['refused', 'not_found', 'invalid', 'state_busy', 'unavailable', 'internal'] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export interface ApiError {
-  /** `refused`: the input was rejected and nothing was written; `invalid`: the payload failed validation. */
-  code: 'refused' | 'invalid' | 'not_found' | 'internal';
+  code: ErrorCode;
+  /** Words for a person; never a stack. */
   message: string;
 }
 

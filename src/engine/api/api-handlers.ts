@@ -6,7 +6,8 @@ import { join, resolve } from 'node:path';
 import { CALL_NAMES, type ApiError, type AppEvent, type CallHandlers, type CallName, type Result, type Settings, type Snapshot, type TeamdeckCalls } from '../../shared/contract.js';
 import { validateCall } from '../../shared/contract-schema.js';
 import { resolveTeamsRoot } from '../claude/paths.js';
-import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from '../service/service-types.js';
+import { errorCode, TeamdeckError } from '../errors.js';
+import type { TeamServiceApi, TeamServiceOptions } from '../service/service-types.js';
 import type { SettingsStore } from '../service/settings.js';
 
 export interface RootChoice {
@@ -70,28 +71,10 @@ export interface ApiHandlerOptions {
   terminalHost?: (o: { stateDir: string; claudePath: () => string }) => TeamServiceOptions['terminalHost'];
 }
 
-/** A call this host will not carry out (a link it may not open, a feature it lacks). */
-class RefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RefusedError';
-  }
-}
-
-/** The only error shapes that cross to the renderer; stacks and causes stay in the host's log. */
+/** The only error shapes that cross to the renderer, by the error's code; stacks and causes stay in the host's log. */
 export function toApiError(e: unknown): ApiError {
-  const err = e instanceof Error ? e : new Error(String(e));
-  const message = err.message.slice(0, 500);
-  if (e instanceof SendRefusedError || e instanceof RefusedError || err.name === 'SendRefusedError') return { code: 'refused', message };
-  // TeamService throws TeamNotFoundError (code 'not_found') for an unknown team or member.
-  if ((e as { code?: unknown }).code === 'not_found' || err.name === 'TeamNotFoundError') return { code: 'not_found', message };
-  // A name that would resolve outside the teams root is a refusal, not a crash.
-  if (err.name === 'PathEscapeError') return { code: 'refused', message };
-  // A search with nothing to look for.
-  if (err.name === 'SearchQueryError') return { code: 'refused', message };
-  // A terminal call on an unknown terminal, or one the host cannot carry out.
-  if (err.name === 'TerminalError') return { code: (e as { code?: unknown }).code === 'not_found' ? 'not_found' : 'refused', message };
-  return { code: 'internal', message: message || 'internal error' };
+  const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+  return { code: errorCode(e), message: message || 'internal error' };
 }
 
 type Listener = (event: AppEvent) => void;
@@ -287,7 +270,7 @@ export class ApiHandlers {
       },
       startDemo: async () => {
         const start = this.opts.startDemo;
-        if (!start) throw new RefusedError('this host cannot start a demo team');
+        if (!start) throw new TeamdeckError('refused', 'this host cannot start a demo team');
         // A double click (or the menu and the button) must not start two demos.
         const demo =
           this.demo ??
@@ -323,10 +306,10 @@ export class ApiHandlers {
       exportConversation: (req) => this.service.export(req),
       search: (req) => this.service.search(req),
       openExternal: async (url) => {
-        if (!this.opts.openExternal) throw new RefusedError('this host cannot open links');
+        if (!this.opts.openExternal) throw new TeamdeckError('refused', 'this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.
         const v = validateCall('openExternal', [url]);
-        if (!v.ok) throw new RefusedError(v.error.message);
+        if (!v.ok) throw new TeamdeckError('refused', v.error.message);
         await this.opts.openExternal(new URL(url).href);
         return null;
       },

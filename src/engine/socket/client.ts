@@ -2,9 +2,10 @@
 // CLI uses when the app, `teamdeck serve` or `teamdeck watch` owns the state dir. start()
 // connects and presents the token, stop() disconnects; every call goes to the owner.
 import { createConnection, type Socket } from 'node:net';
-import { withoutTrailingUndefined, type AppEvent } from '../../shared/contract.js';
+import { withoutTrailingUndefined, type AppEvent, type ErrorCode } from '../../shared/contract.js';
 import type { TeamProblem } from '../../shared/types.js';
-import { SendRefusedError, type TeamServiceApi } from '../service/service-types.js';
+import { SendRefusedError, StateDirBusyError, TeamdeckError, TeamNotFoundError } from '../errors.js';
+import type { TeamServiceApi } from '../service/service-types.js';
 import { readEngineInfo } from './location.js';
 import {
   answerSchema,
@@ -20,22 +21,21 @@ import {
 } from './protocol.js';
 
 /** No engine could be reached over the socket (none serves one, it is gone, or it said no). */
-export class EngineUnavailableError extends Error {
+export class EngineUnavailableError extends TeamdeckError {
   constructor(message: string) {
-    super(message);
-    this.name = 'EngineUnavailableError';
+    super('unavailable', message);
   }
 }
 
-/** A call the owner answered with an error; `code` keeps the CLI's exit codes. */
-export class EngineCallError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'internal',
-    message: string,
-  ) {
-    super(message);
-    this.name = code === 'not_found' ? 'TeamNotFoundError' : 'EngineCallError';
-  }
+/** A call the owner answered with an error of this code (or the connection to it was lost: `internal`). */
+export class EngineCallError extends TeamdeckError {}
+
+/** The error the owner's engine threw, as this side throws it: the same code, and the same class where the engine has one. */
+function remoteError(code: ErrorCode, message: string): TeamdeckError {
+  if (code === 'refused') return new SendRefusedError(message);
+  if (code === 'not_found') return new TeamNotFoundError(message);
+  if (code === 'state_busy') return new StateDirBusyError(message);
+  return new EngineCallError(code, message);
 }
 
 /** Kept here from start() and the owner's events, because the facade gives them synchronously. */
@@ -239,10 +239,7 @@ export class EngineSocketClient extends RemoteMethods implements TeamServiceApi 
     }
     this.pending.delete(msg.id!);
     if (msg.ok) return p.resolve(msg.value);
-    const { code, message } = msg.error;
-    // `invalid` is a request the owner would not run: for the CLI, a refusal like any other.
-    if (code === 'refused' || code === 'invalid') p.reject(new SendRefusedError(message));
-    else p.reject(new EngineCallError(code, message));
+    p.reject(remoteError(msg.error.code, msg.error.message));
   }
 
   private onEngineEvent(event: AppEvent): void {

@@ -8,7 +8,7 @@
 //           {"id":2,"ok":false,"error":{"code":"refused","message":".."}}
 //   client: {"id":3,"method":"subscribe","args":[]}  then the server pushes {"event":{..}}
 import { z } from 'zod';
-import type { ApiError } from '../../shared/contract.js';
+import { ERROR_CODES, type ApiError } from '../../shared/contract.js';
 import { argsSchema } from '../../shared/contract-schema.js';
 import type { TeamServiceApi } from '../service/service-types.js';
 
@@ -94,7 +94,8 @@ export const answerSchema = z.union([
   z.object({
     id: z.number().nullable(),
     ok: z.literal(false),
-    error: z.object({ code: z.enum(['refused', 'invalid', 'not_found', 'internal']), message: z.string() }),
+    // Every code crosses as it is, so the client throws the error the owner's engine threw.
+    error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }),
   }),
   z.object({ event: z.object({ type: z.string() }).loose() }),
 ]);
