@@ -6,6 +6,7 @@
 // is the order Teamdeck was asked for.
 import { cpSync, existsSync, readdirSync, watch } from 'node:fs';
 import { join } from 'node:path';
+import { errorCode } from '../../src/engine/errors.js';
 import { Journal } from '../../src/engine/journal/journal.js';
 import type { EngineSocketClient } from '../../src/engine/socket/client.js';
 import type { Rng } from '../../src/sim/prng.js';
@@ -134,8 +135,9 @@ export class Soak {
       }
     } catch (e) {
       rec.error = (e as Error).message;
-      // Exit codes as `teamdeck send` would give them: 2 refused, 1 anything else.
-      rec.code = (e as Error).name === 'SendRefusedError' ? 2 : 1;
+      // Exit codes as `teamdeck send` would give them: 2 refused (or invalid there), 1 anything else.
+      const code = errorCode(e);
+      rec.code = code === 'refused' || code === 'invalid' ? 2 : 1;
     }
   }
 

@@ -6,7 +6,9 @@ import { networkInterfaces } from 'node:os';
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import type { AppEvent, Result } from '../shared/contract.js';
+import { CALL_NAMES, CALLS, type AppEvent, type Result } from '../shared/contract.js';
+import { validateCall } from '../shared/contract-schema.js';
+import { sampleArgs } from '../../test/helpers/call-samples.js';
 import { useTempDirs } from '../../test/helpers/tmp.js';
 import { BOOT_ASSETS_MS, BOOT_KEEP, headAssets } from './index-page.js';
 import { hostContentSecurityPolicy, startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
@@ -236,6 +238,32 @@ describe('WebSocket', () => {
     p = next();
     handlers.emit({ type: 'queued-count', count: 3 });
     expect(await p).toEqual({ t: 'event', event: { type: 'queued-count', count: 3 } });
+    ws.close();
+  });
+
+  it('serves every call in the table, its arguments valid after the JSON trip and answered by id', async () => {
+    const base = await tempDir();
+    const h = await startHost({
+      port: 0,
+      rendererDir: join(base, 'renderer'),
+      handlers: {
+        dispatch: async (name, args) => {
+          const v = validateCall(name, args);
+          return v.ok ? { ok: true, value: { name: v.name, args: v.args } } : { ok: false, error: v.error };
+        },
+        onEvent: () => () => {},
+      },
+    });
+    running.push(h);
+    const ws = await openWs(h);
+    const answers = new Map<number, unknown>();
+    ws.on('message', (d) => {
+      const m = JSON.parse(String(d)) as { id: number; result: unknown };
+      answers.set(m.id, m.result);
+    });
+    CALL_NAMES.forEach((name, id) => ws.send(JSON.stringify({ t: 'call', id, name, args: sampleArgs(CALLS[name].args) })));
+    await vi.waitFor(() => expect(answers.size).toBe(CALL_NAMES.length));
+    CALL_NAMES.forEach((name, id) => expect(answers.get(id), name).toEqual({ ok: true, value: { name, args: sampleArgs(CALLS[name].args) } }));
     ws.close();
   });
 

@@ -1,4 +1,5 @@
 // The `teamdeck` command line: thin commands over the same TeamService the app uses.
+import { errorCode } from '../engine/errors.js';
 import { COMMON_HELP, parseCommandArgs, UsageError } from './args.js';
 import { EXIT, type Command, type ParsedCommand } from './command.js';
 import { processIo, type Io } from './io.js';
@@ -68,12 +69,6 @@ function commandHelp(c: ParsedCommand): string {
   return [`usage: ${c.usage}`, '', c.summary, '', 'Options:', ...c.help, ...COMMON_HELP].join('\n');
 }
 
-/** Errors the user can act on without a stack trace: a refusal, an unknown team, a busy state dir. */
-function errorCode(e: unknown): string | undefined {
-  const code = (e as { code?: unknown })?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 /** Runs one command and returns its exit code: 0 done, 1 internal error, 2 usage error or refusal. */
 export async function main(argv: string[], io: Io = processIo()): Promise<number> {
   const [name, ...rest] = argv;
@@ -106,7 +101,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
 }
 
-/** One line on stderr for anything a command threw, and its exit code. */
+/**
+ * One line on stderr for anything a command threw, and its exit code, by the error's code:
+ * what the user can act on (a refusal, an unknown team, a busy state dir) without a stack trace.
+ */
 function reportError(command: Command, e: unknown, io: Io): number {
   const prefix = `teamdeck ${command.name}:`;
   const message = oneLine(e instanceof Error ? e.message : String(e));
@@ -117,6 +115,8 @@ function reportError(command: Command, e: unknown, io: Io): number {
   }
   switch (errorCode(e)) {
     case 'refused':
+    // A request another engine would not run (it failed validation there): a refusal like any other.
+    case 'invalid':
       io.err(`${prefix} refused: ${message}`);
       return EXIT.refused;
     case 'not_found':

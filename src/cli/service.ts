@@ -7,7 +7,8 @@
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { StateDirBusyError, type TeamServiceApi, type TeamServiceOptions } from '../engine/service/service-types.js';
+import { StateDirBusyError, TeamNotFoundError } from '../engine/errors.js';
+import type { TeamServiceApi, TeamServiceOptions } from '../engine/service/service-types.js';
 import { resolveStateDir, resolveTeamsRoot, teamDirName } from '../engine/claude/paths.js';
 import type { TeamSummary } from '../shared/types.js';
 import type { Common } from './args.js';
@@ -139,23 +140,14 @@ async function samePath(a: string, b: string): Promise<boolean> {
   return ra === rb;
 }
 
-/** A team that is not there: exit 2 with this message. */
-export class NotFoundError extends Error {
-  readonly code = 'not_found';
-  constructor(message: string) {
-    super(message);
-    this.name = 'NotFoundError';
-  }
-}
-
-/** The team a user typed: its folder name, its config name, or a name Claude would turn into its folder. */
+/** The team a user typed: its folder name, its config name, or a name Claude would turn into its folder (else exit 2). */
 export async function findTeam(service: TeamServiceApi, arg: string): Promise<TeamSummary> {
   const teams = await service.listTeams();
   const hit =
     teams.find((t) => t.id === arg) ?? teams.find((t) => t.name === arg) ?? teams.find((t) => t.id === teamDirName(arg));
   if (!hit) {
     const known = teams.map((t) => t.id).join(', ');
-    throw new NotFoundError(`no team ${JSON.stringify(arg)} in ${service.teamsRoot}${known ? ` (teams: ${known})` : ''}`);
+    throw new TeamNotFoundError(`no team ${JSON.stringify(arg)} in ${service.teamsRoot}${known ? ` (teams: ${known})` : ''}`);
   }
   return hit;
 }

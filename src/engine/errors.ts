@@ -1,14 +1,10 @@
-// The engine's errors that reach a person: each carries a stable code, which every boundary
-// (the contract's Result, the engine socket, the CLI's exit status) switches on. Never recover
-// meaning from an error's name or message text.
+// The engine's errors that reach a person: each carries a stable code (ErrorCode, in the shared
+// contract: refused | not_found | invalid | state_busy | unavailable | internal), which every
+// boundary (the contract's Result, the engine socket, the CLI's exit status) switches on. Never
+// recover meaning from an error's name or message text.
+import type { ErrorCode } from '../shared/contract.js';
 
-/**
- * `refused`: the input or the state of things rules the call out, and nothing was written;
- * `not_found`: no such team, member or terminal; `invalid`: the payload failed validation;
- * `state_busy`: another process owns the state folder; `unavailable`: no engine could be reached;
- * `internal`: anything else (a bug, a disk that fails).
- */
-export type ErrorCode = 'refused' | 'not_found' | 'invalid' | 'state_busy' | 'unavailable' | 'internal';
+export type { ErrorCode };
 
 export class TeamdeckError extends Error {
   constructor(

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CALL_NAMES, CHANNELS } from '../shared/contract.js';
+import { sampleArgs } from '../../test/helpers/call-samples.js';
+import { CALL_NAMES, CALLS, CHANNELS } from '../shared/contract.js';
 import { isTrustedSender, registerIpc, type TrustEvent } from './ipc.js';
 
 const APP = 'file:///app/out/renderer/index.html';
@@ -34,6 +35,15 @@ describe('registerIpc', () => {
     const r = await handles.get('renderer:getThread')!(event(), 'team', 'researcher');
     expect(r).toEqual({ ok: true, value: { name: 'getThread', args: ['team', 'researcher'] } });
     expect(dispatch).toHaveBeenCalledOnce();
+  });
+
+  it('serves every call in the table: its arguments, validated, reach dispatch under its name', async () => {
+    const { handles, dispatch, event } = setup();
+    for (const name of CALL_NAMES) {
+      const args = sampleArgs(CALLS[name].args);
+      expect(await handles.get(`renderer:${name}`)!(event(), ...args), name).toEqual({ ok: true, value: { name, args } });
+    }
+    expect(dispatch).toHaveBeenCalledTimes(CALL_NAMES.length);
   });
 
   it('refuses senders other than the main window main frame on the app URL', async () => {

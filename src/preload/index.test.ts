@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CALL_NAMES, CHANNELS, type TeamdeckApi } from '../shared/contract.js';
+import { sampleArgs } from '../../test/helpers/call-samples.js';
+import { CALL_NAMES, CALLS, CHANNELS, type TeamdeckApi } from '../shared/contract.js';
 
 const exposed: Record<string, unknown> = {};
 const invoke = vi.fn(async (..._args: unknown[]) => ({ ok: true, value: null }));
@@ -40,6 +41,14 @@ describe('preload', () => {
     expect(invoke).toHaveBeenLastCalledWith(CHANNELS.invoke('send'), { team: 't', to: 'm', text: 'hi' });
     await api.getSnapshot();
     expect(invoke).toHaveBeenLastCalledWith('renderer:getSnapshot');
+  });
+
+  it('carries every call in the table on its own channel, with its arguments and nothing else', async () => {
+    for (const name of CALL_NAMES) {
+      const args = sampleArgs(CALLS[name].args);
+      await (api[name] as (...a: unknown[]) => Promise<unknown>)(...args);
+      expect(invoke, name).toHaveBeenLastCalledWith(`renderer:${name}`, ...args);
+    }
   });
 
   it('onEvent passes only the payload and unsubscribes', () => {

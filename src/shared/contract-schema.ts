@@ -1,9 +1,10 @@
-// Runtime schemas for every call in contract.ts. Both hosts (Electron IPC and the browser
-// host's WebSocket) run validateCall before any handler: the renderer is not trusted.
+// Runtime schemas for every call in contract.ts: one per kind of argument (ARG_SCHEMAS), from
+// which each call's strict tuple is built. Both hosts (Electron IPC and the browser host's
+// WebSocket) run validateCall before any handler: the renderer is not trusted.
 import { z } from 'zod';
 import { MAX_SENDER_NAME, senderNameIssue } from './sender-name.js';
 import { CHANNEL_KINDS, PERMISSION_MODES } from './types.js';
-import { CALL_NAMES, type ApiError, type AppEvent, type CallName, type Result, type TeamdeckCalls } from './contract.js';
+import { CALL_NAMES, CALLS, type ApiError, type ArgKind, type ArgsOf, type ArgSpec, type ArgTypes, type CallArgs, type CallName } from './contract.js';
 
 export const MAX_NAME_LENGTH = 255;
 /** The engine's limit on a message's text, in UTF-8 bytes. */
@@ -154,56 +155,58 @@ export function isHttpUrl(s: string): boolean {
   return (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '' && u.hostname !== '';
 }
 
-/** Positional arguments of each call, as a strict tuple (extra arguments are rejected). */
-export const callArgsSchemas = {
-  getSnapshot: z.tuple([]),
-  getRoster: z.tuple([nameSchema]),
-  getThread: z.tuple([nameSchema, nameSchema]),
-  getFeed: z.tuple([nameSchema]),
-  send: z.tuple([sendRequestSchema]),
-  getSettings: z.tuple([]),
-  setSettings: z.tuple([settingsPatchSchema]),
-  startDemo: z.tuple([]),
-  openExternal: z.tuple([externalUrlSchema]),
-  getActivity: z.tuple([nameSchema]),
-  getTimeline: z.tuple([nameSchema, nameSchema, timelineLimitSchema.optional()]),
-  getTasks: z.tuple([nameSchema]),
-  getNeeds: z.tuple([]),
-  getChannels: z.tuple([nameSchema, nameSchema]),
-  launchTeam: z.tuple([launchRequestSchema]),
-  getTerminals: z.tuple([]),
-  attachTerminal: z.tuple([terminalIdSchema, colsSchema, rowsSchema]),
-  terminalInput: z.tuple([terminalIdSchema, terminalInputSchema]),
-  resizeTerminal: z.tuple([terminalIdSchema, colsSchema, rowsSchema]),
-  detachTerminal: z.tuple([terminalIdSchema]),
-  closeTerminal: z.tuple([terminalIdSchema]),
-  exportConversation: z.tuple([exportRequestSchema]),
-  search: z.tuple([searchRequestSchema]),
-} as const satisfies Record<CallName, z.ZodType>;
+/** The schema of each kind of argument a call may take (contract.ts names them in CALLS). */
+export const ARG_SCHEMAS = {
+  team: nameSchema,
+  member: nameSchema,
+  timelineLimit: timelineLimitSchema,
+  sendRequest: sendRequestSchema,
+  settingsPatch: settingsPatchSchema,
+  url: externalUrlSchema,
+  launchRequest: launchRequestSchema,
+  terminalId: terminalIdSchema,
+  cols: colsSchema,
+  rows: rowsSchema,
+  terminalInput: terminalInputSchema,
+  exportRequest: exportRequestSchema,
+  searchRequest: searchRequestSchema,
+} as const satisfies { [K in ArgKind]: z.ZodType<ArgTypes[K]> };
 
-export type CallArgs<N extends CallName> = Parameters<TeamdeckCalls[N]>;
+/** A strict tuple of positional arguments (extra ones are refused), with the kinds it was built from. */
+export type ArgsSchema<S extends readonly ArgSpec[]> = z.ZodType<ArgsOf<S>> & { readonly kinds: S };
+
+/** The strict tuple for arguments of these kinds; a kind ending in `?` may be left out. */
+export function argsSchema<const S extends readonly ArgSpec[]>(kinds: S): ArgsSchema<S> {
+  const items = kinds.map((kind): z.ZodType => (kind.endsWith('?') ? ARG_SCHEMAS[kind.slice(0, -1) as ArgKind].optional() : ARG_SCHEMAS[kind as ArgKind]));
+  return Object.assign(z.tuple(items as [z.ZodType, ...z.ZodType[]]), { kinds }) as unknown as ArgsSchema<S>;
+}
+
+/** Positional arguments of each call, as a strict tuple. */
+export const callArgsSchemas = Object.fromEntries(CALL_NAMES.map((name) => [name, argsSchema(CALLS[name].args)])) as {
+  readonly [N in CallName]: ArgsSchema<(typeof CALLS)[N]['args']>;
+};
 
 export type Validated<N extends CallName> = { ok: true; name: N; args: CallArgs<N> } | { ok: false; error: ApiError };
 
-const NAMES = new Set<string>(CALL_NAMES);
-
 export function isCallName(name: unknown): name is CallName {
-  return typeof name === 'string' && NAMES.has(name);
+  return typeof name === 'string' && Object.hasOwn(CALLS, name);
 }
 
-/** Describes the first problem without echoing the value (it may be large or sensitive). */
-function describe(name: CallName, error: z.ZodError): string {
+/**
+ * The first problem of arguments that failed their schema, naming the field but never echoing
+ * the value (it may be large or sensitive): "send: text: ...", or with several arguments
+ * "getTimeline: argument 3: ...". The engine socket words its refusals the same way.
+ */
+export function describeArgsError(what: string, error: z.ZodError, arity: number): string {
   const issue = error.issues[0];
-  if (!issue) return `${name}: invalid arguments`;
+  if (!issue) return `${what}: invalid arguments`;
   const path = [...issue.path];
-  // A single-argument call names the field ("send: text"), a multi-argument one the position.
-  const arity = callArgsSchemas[name].def.items.length;
   if (typeof path[0] === 'number') {
     const index = path.shift() as number;
     if (arity > 1) path.unshift(`argument ${index + 1}`);
   }
   const where = path.length > 0 ? path.map(String).join('.') : 'arguments';
-  return `${name}: ${where}: ${issue.message}`.slice(0, 300);
+  return `${what}: ${where}: ${issue.message}`.slice(0, 300);
 }
 
 /** Checks a call's name and arguments; the only way a host turns untrusted input into a typed call. */
@@ -213,19 +216,11 @@ export function validateCall(name: unknown, args: unknown): Validated<CallName> 
   if (!isCallName(name)) return { ok: false, error: { code: 'invalid', message: 'unknown call' } };
   if (!Array.isArray(args)) return { ok: false, error: { code: 'invalid', message: `${name}: arguments must be a list` } };
   const r = callArgsSchemas[name].safeParse(args);
-  if (!r.success) return { ok: false, error: { code: 'invalid', message: describe(name, r.error) } };
+  if (!r.success) return { ok: false, error: { code: 'invalid', message: describeArgsError(name, r.error, callArgsSchemas[name].kinds.length) } };
   return { ok: true, name, args: r.data as CallArgs<CallName> };
 }
 
-// ---------------------------------------------------------------------------------------------
-// The browser host's WebSocket envelope: the renderer sends calls, the host answers each by id
-// and pushes events. The same calls and results as IPC, as JSON text frames.
-
-export type WsClientMessage = { t: 'call'; id: number; name: CallName; args: unknown[] };
-export type WsServerMessage =
-  | { t: 'result'; id: number; result: Result<unknown> }
-  | { t: 'event'; event: AppEvent };
-
+/** The browser host's WebSocket envelope of a call (WsClientMessage in contract.ts); its arguments are validated by validateCall. */
 export const wsClientMessageSchema = z.strictObject({
   t: z.literal('call'),
   id: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),

@@ -1,5 +1,6 @@
 // The one contract between the UI and whatever hosts it (Electron main, or the browser host).
-// Every call the renderer may make and every event main pushes is declared here, once.
+// Every call the renderer may make (CALLS, near the end) and every event main pushes is declared
+// here, once.
 import type {
   ChannelOption,
   DeliveryStatus,
@@ -84,9 +85,19 @@ export interface SearchResult {
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ApiError };
 
+/**
+ * Why a call failed, the same word at every boundary (the contract's Result, the engine socket,
+ * the CLI's exit status): `refused`: the input or the state of things rules the call out, and
+ * nothing was written; `not_found`: no such team, member or terminal; `invalid`: the payload
+ * failed validation; `state_busy`: another process owns the state folder; `unavailable`: no
+ * engine could be reached; `internal`: anything else (a bug, a disk that fails).
+ */
+export const ERROR_CODES = ['refused', 'not_found', 'invalid', 'state_busy', 'unavailable', 'internal'] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 export interface ApiError {
-  /** `refused`: the input was rejected and nothing was written; `invalid`: the payload failed validation. */
-  code: 'refused' | 'invalid' | 'not_found' | 'internal';
+  code: ErrorCode;
+  /** Words for a person; never a stack. */
   message: string;
 }
 
@@ -146,75 +157,120 @@ export type AppEvent =
   /** What an attached terminal printed (UTF-8 text with its escape sequences), in order. */
   | { type: 'terminal-output'; id: string; data: string };
 
+// ---------------------------------------------------------------------------------------------
+// The calls. CALLS below is the one list: the names, the TeamdeckCalls type, the preload bridge,
+// the WebSocket client, the IPC registration and the hosts' validation are all built from it.
+// Adding a call is one line here and its handler in src/engine/api/api-handlers.ts.
+//
+// A call's arguments are named by kind (`'team'`, `'sendRequest'`; `'timelineLimit?'` may be
+// left out). ArgTypes gives each kind's type and contract-schema.ts its schema, so this file
+// holds no validation code: the page imports it without the schemas' library.
+
+/** The type of each kind of argument a call takes. Its schema is ARG_SCHEMAS in contract-schema.ts. */
+export interface ArgTypes {
+  /** A team's folder name (or its config name). */
+  team: string;
+  member: string;
+  /** How many of a member's latest transcript items to give. */
+  timelineLimit: number;
+  sendRequest: SendRequest;
+  settingsPatch: Partial<Settings>;
+  /** An http(s) link to open outside the app. */
+  url: string;
+  launchRequest: LaunchRequest;
+  /** One of Teamdeck's own terminal ids: `t-` and 12 hex digits. */
+  terminalId: string;
+  cols: number;
+  rows: number;
+  /** Keystrokes and pastes, as the terminal would send them. */
+  terminalInput: string;
+  exportRequest: ExportRequest;
+  searchRequest: SearchRequest;
+}
+
+export type ArgKind = keyof ArgTypes;
+/** An argument of that kind; with a trailing `?`, one the caller may leave out (the last ones only). */
+export type ArgSpec = ArgKind | `${ArgKind}?`;
+
+/** The positional argument types a list of kinds stands for: ['team', 'timelineLimit?'] is [string, number?]. */
+export type ArgsOf<S extends readonly ArgSpec[]> = S extends readonly [infer F, ...infer Rest extends readonly ArgSpec[]]
+  ? F extends `${infer K extends ArgKind}?`
+    ? [ArgTypes[K]?, ...ArgsOf<Rest>]
+    : F extends ArgKind
+      ? [ArgTypes[F], ...ArgsOf<Rest>]
+      : never
+  : [];
+
+declare const RESULT: unique symbol;
+/** Names a call's result type; it holds nothing at run time. */
+export type Returns<T> = { readonly [RESULT]?: T };
+export function returns<T>(): Returns<T> {
+  return {};
+}
+
+export interface CallSpec<A extends readonly ArgSpec[], T> {
+  readonly args: A;
+  readonly result: Returns<T>;
+}
+
+function call<const A extends readonly ArgSpec[], T>(args: A, result: Returns<T>): CallSpec<A, T> {
+  return { args, result };
+}
+
 /** Every call the renderer may make. Arguments are validated by the host before any handler runs. */
-export interface TeamdeckCalls {
-  getSnapshot(): Promise<Result<Snapshot>>;
-  getRoster(team: string): Promise<Result<RosterEntry[]>>;
-  getThread(team: string, member: string): Promise<Result<ThreadMessage[]>>;
-  getFeed(team: string): Promise<Result<ThreadMessage[]>>;
-  send(req: SendRequest): Promise<Result<SendResult>>;
-  getSettings(): Promise<Result<Settings>>;
-  setSettings(patch: Partial<Settings>): Promise<Result<Settings>>;
-  startDemo(): Promise<Result<{ teamsRoot: string; team: string }>>;
+export const CALLS = {
+  getSnapshot: call([], returns<Snapshot>()),
+  getRoster: call(['team'], returns<RosterEntry[]>()),
+  getThread: call(['team', 'member'], returns<ThreadMessage[]>()),
+  getFeed: call(['team'], returns<ThreadMessage[]>()),
+  send: call(['sendRequest'], returns<SendResult>()),
+  getSettings: call([], returns<Settings>()),
+  setSettings: call(['settingsPatch'], returns<Settings>()),
+  startDemo: call([], returns<{ teamsRoot: string; team: string }>()),
   /** Opens an http(s) link in the system browser; never inside the app. */
-  openExternal(url: string): Promise<Result<null>>;
+  openExternal: call(['url'], returns<null>()),
   /** What every member of the team is doing now. */
-  getActivity(team: string): Promise<Result<MemberActivity[]>>;
+  getActivity: call(['team'], returns<MemberActivity[]>()),
   /** A member's transcript as a timeline, oldest first (at most `limit` latest items; default 2,000). Later items arrive as `timeline` events. */
-  getTimeline(team: string, member: string, limit?: number): Promise<Result<TimelineItem[]>>;
-  getTasks(team: string): Promise<Result<TaskBoard>>;
+  getTimeline: call(['team', 'member', 'timelineLimit?'], returns<TimelineItem[]>()),
+  getTasks: call(['team'], returns<TaskBoard>()),
   /** What the teams need from the human, across all teams, newest first. */
-  getNeeds(): Promise<Result<NeedItem[]>>;
+  getNeeds: call([], returns<NeedItem[]>()),
   /** The ways a message can reach this member now, in words; the preferred one is marked. */
-  getChannels(team: string, member: string): Promise<Result<ChannelOption[]>>;
+  getChannels: call(['team', 'member'], returns<ChannelOption[]>()),
   /** Starts an interactive `claude` lead in a terminal Teamdeck hosts; its session team follows. */
-  launchTeam(req: LaunchRequest): Promise<Result<LaunchResult>>;
-  getTerminals(): Promise<Result<TerminalInfo[]>>;
+  launchTeam: call(['launchRequest'], returns<LaunchResult>()),
+  getTerminals: call([], returns<TerminalInfo[]>()),
   /**
    * Starts (or joins) the terminal's output stream at this size. Returns the screen as it is now
    * (with its colours), to paint before the `terminal-output` events that follow.
    */
-  attachTerminal(id: string, cols: number, rows: number): Promise<Result<{ screen: string }>>;
+  attachTerminal: call(['terminalId', 'cols', 'rows'], returns<{ screen: string }>()),
   /** Keystrokes and pastes from the pane, as the terminal would send them (at most 64 KiB a call). */
-  terminalInput(id: string, data: string): Promise<Result<null>>;
-  resizeTerminal(id: string, cols: number, rows: number): Promise<Result<null>>;
+  terminalInput: call(['terminalId', 'terminalInput'], returns<null>()),
+  resizeTerminal: call(['terminalId', 'cols', 'rows'], returns<null>()),
   /** Stops this viewer's stream; the lead keeps running. */
-  detachTerminal(id: string): Promise<Result<null>>;
+  detachTerminal: call(['terminalId'], returns<null>()),
   /** Removes an exited terminal from the list (a running one is refused: end the lead in it). */
-  closeTerminal(id: string): Promise<Result<null>>;
+  closeTerminal: call(['terminalId'], returns<null>()),
   /** A member's thread with the user, or the whole team, as a Markdown or JSON file's text. */
-  exportConversation(req: ExportRequest): Promise<Result<ExportFile>>;
+  exportConversation: call(['exportRequest'], returns<ExportFile>()),
   /** Every team's messages that match the words and phrases, newest first. */
-  search(req: SearchRequest): Promise<Result<SearchResult>>;
-}
+  search: call(['searchRequest'], returns<SearchResult>()),
+};
 
-export type CallName = keyof TeamdeckCalls;
+type Calls = typeof CALLS;
+export type CallName = keyof Calls;
+export const CALL_NAMES = Object.keys(CALLS) as readonly CallName[];
 
-export const CALL_NAMES = [
-  'getSnapshot',
-  'getRoster',
-  'getThread',
-  'getFeed',
-  'send',
-  'getSettings',
-  'setSettings',
-  'startDemo',
-  'openExternal',
-  'getActivity',
-  'getTimeline',
-  'getTasks',
-  'getNeeds',
-  'getChannels',
-  'launchTeam',
-  'getTerminals',
-  'attachTerminal',
-  'terminalInput',
-  'resizeTerminal',
-  'detachTerminal',
-  'closeTerminal',
-  'exportConversation',
-  'search',
-] as const satisfies readonly CallName[];
+export type CallArgs<N extends CallName> = ArgsOf<Calls[N]['args']>;
+export type CallValue<N extends CallName> = Calls[N]['result'] extends Returns<infer T> ? T : never;
+
+/** The calls as the renderer makes them: each resolves to a Result, never throws across the bridge. */
+export type TeamdeckCalls = { [N in keyof Calls]: (...args: CallArgs<N>) => Promise<Result<CallValue<N>>> };
+
+/** The calls as a host carries them out: the value, or a throw that the host turns into a Result. */
+export type CallHandlers = { [N in keyof Calls]: (...args: CallArgs<N>) => Promise<CallValue<N>> };
 
 /** What the renderer receives: the calls plus one subscription that returns its unsubscribe. */
 export interface TeamdeckApi extends TeamdeckCalls {
@@ -226,5 +282,20 @@ export const CHANNELS = {
   invoke: (name: CallName) => `renderer:${name}` as const,
   event: 'main:event',
 } as const;
+
+/**
+ * The arguments without the `undefined`s at their end: a call left its optional arguments out.
+ * (JSON would send them as null, which the strict schemas refuse.)
+ */
+export function withoutTrailingUndefined(args: readonly unknown[]): unknown[] {
+  let n = args.length;
+  while (n > 0 && args[n - 1] === undefined) n--;
+  return args.slice(0, n);
+}
+
+// The browser host's WebSocket envelope: the renderer sends calls, the host answers each by id
+// and pushes events. The same calls and results as IPC, as JSON text frames.
+export type WsClientMessage = { t: 'call'; id: number; name: CallName; args: unknown[] };
+export type WsServerMessage = { t: 'result'; id: number; result: Result<unknown> } | { t: 'event'; event: AppEvent };
 
 export type { TeamMessage };

@@ -5,9 +5,8 @@
 // the engine emits after that snapshot was taken are kept for the page under the boot's id and
 // replayed when its socket opens with `?boot=<id>`, as the store replays events held while a
 // snapshot loads. No Node, no DOM: shared by src/browser-host and src/renderer.
-import type { Snapshot } from './contract';
+import type { Snapshot, WsServerMessage } from './contract';
 import type { RosterEntry, TeamSummary } from './types';
-import type { WsServerMessage } from './contract-schema';
 
 /** The id of the element that holds the data. */
 export const BOOT_ELEMENT_ID = 'teamdeck-boot';

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { link, lstat, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { ExportFormat } from '../../shared/contract.js';
+import { TeamdeckError } from '../../engine/errors.js';
 import { noPositionals, requireOpt, stringOpt, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { withTeam } from '../service.js';
@@ -20,11 +21,9 @@ function isTimeZone(z: string): boolean {
 }
 
 /** A file this command will not write: exit 2 with the reason. */
-class OutputRefused extends Error {
-  readonly code = 'refused';
+class OutputRefused extends TeamdeckError {
   constructor(message: string) {
-    super(message);
-    this.name = 'OutputRefused';
+    super('refused', message);
   }
 }
 

@@ -2,6 +2,7 @@ import { stringOpt, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { openService } from '../service.js';
 import { PERMISSION_MODES, type PermissionModeChoice, type TerminalInfo } from '../../shared/types.js';
+import { TerminalError } from '../../engine/terminals/types.js';
 
 /** How long `launch` waits for Claude to make the lead's session team before it says so and stops waiting. */
 const TEAM_WAIT_MS = 20_000;
@@ -51,8 +52,8 @@ export const launchCommand: Command = {
       try {
         terminal = await s.service.launch(req.data);
       } catch (e) {
-        if ((e as Error).name === 'TerminalError') {
-          io.err(`teamdeck launch: ${(e as Error).message}`);
+        if (e instanceof TerminalError) {
+          io.err(`teamdeck launch: ${e.message}`);
           return 2;
         }
         throw e;

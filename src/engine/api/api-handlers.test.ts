@@ -2,9 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { AppEvent } from '../../shared/contract.js';
+import { CALL_NAMES, CALLS, ERROR_CODES, type AppEvent } from '../../shared/contract.js';
+import { sampleArgs } from '../../../test/helpers/call-samples.js';
 import { tempTeams, writeTeam, type TempTeams } from '../../../test/helpers/team-fixture.js';
 import { ApiHandlers, chooseTeamsRoot, toApiError, type DemoTeam } from './api-handlers.js';
+import { PathEscapeError } from '../claude/paths.js';
+import { TeamdeckError } from '../errors.js';
+import { SearchQueryError } from '../search/query.js';
+import { TerminalError } from '../terminals/types.js';
 import { SendRefusedError, StateDirBusyError, type TeamServiceApi, type TeamServiceOptions } from '../service/service-types.js';
 import { SettingsStore } from '../service/settings.js';
 import { TeamNotFoundError, TeamService } from '../service/team-service.js';
@@ -56,6 +61,28 @@ describe('toApiError', () => {
     expect(JSON.stringify(internal)).not.toMatch(/at .*\.ts:\d+/);
     expect(toApiError('weird').code).toBe('internal');
   });
+
+  it('maps by the code the error carries, never by its name', () => {
+    for (const code of ERROR_CODES) expect(toApiError(new TeamdeckError(code, `a ${code} error`))).toEqual({ code, message: `a ${code} error` });
+    class Misnamed extends TeamdeckError {
+      constructor() {
+        super('not_found', 'no terminal t-0123456789ab');
+        this.name = 'SendRefusedError';
+      }
+    }
+    expect(toApiError(new Misnamed())).toEqual({ code: 'not_found', message: 'no terminal t-0123456789ab' });
+    // Anything that is not one of ours is internal, whatever it calls itself.
+    expect(toApiError(Object.assign(new Error('not ours'), { name: 'SendRefusedError' }))).toEqual({ code: 'internal', message: 'not ours' });
+    expect(toApiError(Object.assign(new Error('not ours'), { name: 'TeamNotFoundError', code: 'not_found' })).code).toBe('internal');
+  });
+
+  it("gives the engine's own errors their codes", () => {
+    expect(toApiError(new PathEscapeError('team "../x"'))).toEqual({ code: 'refused', message: 'refused: team "../x" resolves outside the teams root' });
+    expect(toApiError(new SearchQueryError('nothing to search for')).code).toBe('refused');
+    expect(toApiError(new TerminalError('There is no terminal t-0123456789ab', 'not_found')).code).toBe('not_found');
+    for (const failure of ['exited', 'unavailable', 'refused'] as const) expect(toApiError(new TerminalError('no', failure)).code, failure).toBe('refused');
+    expect(toApiError(new StateDirBusyError('another Teamdeck owns it')).code).toBe('state_busy');
+  });
 });
 
 describe('ApiHandlers over the real TeamService', () => {
@@ -89,6 +116,15 @@ describe('ApiHandlers over the real TeamService', () => {
       error: { code: 'invalid' },
     });
     expect(await h.dispatch('constructor', [])).toMatchObject({ ok: false, error: { code: 'invalid' } });
+  });
+
+  it('has a handler for every call in the table: a well-formed call is answered, never as unknown or failed', async () => {
+    await writeTeam(t.root, 'alpha', ['researcher']);
+    const h = await make();
+    for (const name of CALL_NAMES) {
+      const r = await h.dispatch(name, sampleArgs(CALLS[name].args));
+      if (!r.ok) expect(['refused', 'not_found'], `${name}: ${r.error.code}: ${r.error.message}`).toContain(r.error.code);
+    }
   });
 
   it('persists settings, applies the idle threshold and pushes a snapshot', async () => {

@@ -3,11 +3,11 @@
 // to dispatch(), which validates them before anything runs. No electron here.
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ApiError, AppEvent, CallName, ExportRequest, Result, SearchRequest, Settings, Snapshot, TeamdeckCalls } from '../../shared/contract.js';
-import type { LaunchRequest, SendRequest } from '../../shared/types.js';
+import { CALL_NAMES, type ApiError, type AppEvent, type CallHandlers, type CallName, type Result, type Settings, type Snapshot, type TeamdeckCalls } from '../../shared/contract.js';
 import { validateCall } from '../../shared/contract-schema.js';
 import { resolveTeamsRoot } from '../claude/paths.js';
-import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from '../service/service-types.js';
+import { errorCode, TeamdeckError } from '../errors.js';
+import type { TeamServiceApi, TeamServiceOptions } from '../service/service-types.js';
 import type { SettingsStore } from '../service/settings.js';
 
 export interface RootChoice {
@@ -71,28 +71,10 @@ export interface ApiHandlerOptions {
   terminalHost?: (o: { stateDir: string; claudePath: () => string }) => TeamServiceOptions['terminalHost'];
 }
 
-/** A call this host will not carry out (a link it may not open, a feature it lacks). */
-class RefusedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RefusedError';
-  }
-}
-
-/** The only error shapes that cross to the renderer; stacks and causes stay in the host's log. */
+/** The only error shapes that cross to the renderer, by the error's code; stacks and causes stay in the host's log. */
 export function toApiError(e: unknown): ApiError {
-  const err = e instanceof Error ? e : new Error(String(e));
-  const message = err.message.slice(0, 500);
-  if (e instanceof SendRefusedError || e instanceof RefusedError || err.name === 'SendRefusedError') return { code: 'refused', message };
-  // TeamService throws TeamNotFoundError (code 'not_found') for an unknown team or member.
-  if ((e as { code?: unknown }).code === 'not_found' || err.name === 'TeamNotFoundError') return { code: 'not_found', message };
-  // A name that would resolve outside the teams root is a refusal, not a crash.
-  if (err.name === 'PathEscapeError') return { code: 'refused', message };
-  // A search with nothing to look for.
-  if (err.name === 'SearchQueryError') return { code: 'refused', message };
-  // A terminal call on an unknown terminal, or one the host cannot carry out.
-  if (err.name === 'TerminalError') return { code: (e as { code?: unknown }).code === 'not_found' ? 'not_found' : 'refused', message };
-  return { code: 'internal', message: message || 'internal error' };
+  const message = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+  return { code: errorCode(e), message: message || 'internal error' };
 }
 
 type Listener = (event: AppEvent) => void;
@@ -117,7 +99,7 @@ export class ApiHandlers {
     this.service = service;
     this.choice = choice;
     this.unsubscribe = service.onEvent((e) => this.emit(e));
-    this.calls = this.buildCalls();
+    this.calls = this.guarded(this.handlers());
   }
 
   /** Resolves the teams root, starts the service (it may throw StateDirBusyError), and is ready. */
@@ -237,10 +219,11 @@ export class ApiHandlers {
     return demo;
   }
 
-  private buildCalls(): TeamdeckCalls {
+  /** Each handler, wrapped so that it resolves to a Result and reports internal failures in full. */
+  private guarded(handlers: CallHandlers): TeamdeckCalls {
     const guard =
-      <A extends unknown[], T>(name: CallName, fn: (...args: A) => Promise<T>) =>
-      async (...args: A): Promise<Result<T>> => {
+      (name: CallName, fn: (...args: unknown[]) => Promise<unknown>) =>
+      async (...args: unknown[]): Promise<Result<unknown>> => {
         try {
           return { ok: true, value: await fn(...args) };
         } catch (e) {
@@ -249,20 +232,25 @@ export class ApiHandlers {
           return { ok: false, error };
         }
       };
+    return Object.fromEntries(CALL_NAMES.map((name) => [name, guard(name, handlers[name] as (...args: unknown[]) => Promise<unknown>)])) as TeamdeckCalls;
+  }
+
+  /** One handler per call of the contract (a missing or an extra one does not compile). */
+  private handlers(): CallHandlers {
     return {
-      getSnapshot: guard('getSnapshot', () => this.snapshot()),
-      getRoster: guard('getRoster', (team: string) => this.service.roster(team)),
-      getThread: guard('getThread', (team: string, member: string) => this.service.thread(team, member)),
-      getFeed: guard('getFeed', (team: string) => this.service.feed(team)),
-      send: guard('send', async (req: SendRequest) => {
+      getSnapshot: () => this.snapshot(),
+      getRoster: (team) => this.service.roster(team),
+      getThread: (team, member) => this.service.thread(team, member),
+      getFeed: (team) => this.service.feed(team),
+      send: async (req) => {
         // The engine refuses an unknown team as a send problem; the contract calls it not_found.
         // A team listed as ended is refused by send itself, without its history being opened.
         const ended = (await this.service.listTeams()).some((t) => t.state === 'ended' && (t.id === req.team || t.name === req.team));
         if (!ended) await this.service.roster(req.team);
         return this.service.send(req);
-      }),
-      getSettings: guard('getSettings', async () => this.opts.settings.get()),
-      setSettings: guard('setSettings', async (patch: Partial<Settings>) => {
+      },
+      getSettings: async () => this.opts.settings.get(),
+      setSettings: async (patch) => {
         const settings = await this.opts.settings.update(patch);
         if (patch.idleMinutes !== undefined) this.service.setIdleThresholdMs(settings.idleMinutes * 60_000);
         if (patch.senderName !== undefined) this.service.setSenderName(settings.senderName);
@@ -279,10 +267,10 @@ export class ApiHandlers {
         }
         this.emit({ type: 'snapshot', snapshot: await this.snapshot() });
         return settings;
-      }),
-      startDemo: guard('startDemo', async () => {
+      },
+      startDemo: async () => {
         const start = this.opts.startDemo;
-        if (!start) throw new RefusedError('this host cannot start a demo team');
+        if (!start) throw new TeamdeckError('refused', 'this host cannot start a demo team');
         // A double click (or the menu and the button) must not start two demos.
         const demo =
           this.demo ??
@@ -290,41 +278,41 @@ export class ApiHandlers {
             this.demoStarting = undefined;
           })));
         return { teamsRoot: demo.teamsRoot, team: demo.team };
-      }),
-      getActivity: guard('getActivity', (team: string) => this.service.activity(team)),
-      getTimeline: guard('getTimeline', (team: string, member: string, limit?: number) => this.service.timeline(team, member, limit)),
-      getTasks: guard('getTasks', (team: string) => this.service.tasks(team)),
-      getNeeds: guard('getNeeds', () => this.service.needs()),
-      getChannels: guard('getChannels', (team: string, member: string) => this.service.channels(team, member)),
-      launchTeam: guard('launchTeam', async (req: LaunchRequest) => ({ terminal: await this.service.launch(req) })),
-      getTerminals: guard('getTerminals', () => this.service.terminals()),
-      attachTerminal: guard('attachTerminal', (id: string, cols: number, rows: number) => this.service.attachTerminal(id, cols, rows)),
-      terminalInput: guard('terminalInput', async (id: string, data: string) => {
+      },
+      getActivity: (team) => this.service.activity(team),
+      getTimeline: (team, member, limit) => this.service.timeline(team, member, limit),
+      getTasks: (team) => this.service.tasks(team),
+      getNeeds: () => this.service.needs(),
+      getChannels: (team, member) => this.service.channels(team, member),
+      launchTeam: async (req) => ({ terminal: await this.service.launch(req) }),
+      getTerminals: () => this.service.terminals(),
+      attachTerminal: (id, cols, rows) => this.service.attachTerminal(id, cols, rows),
+      terminalInput: async (id, data) => {
         await this.service.terminalInput(id, data);
         return null;
-      }),
-      resizeTerminal: guard('resizeTerminal', async (id: string, cols: number, rows: number) => {
+      },
+      resizeTerminal: async (id, cols, rows) => {
         await this.service.resizeTerminal(id, cols, rows);
         return null;
-      }),
-      detachTerminal: guard('detachTerminal', async (id: string) => {
+      },
+      detachTerminal: async (id) => {
         await this.service.detachTerminal(id);
         return null;
-      }),
-      closeTerminal: guard('closeTerminal', async (id: string) => {
+      },
+      closeTerminal: async (id) => {
         await this.service.closeTerminal(id);
         return null;
-      }),
-      exportConversation: guard('exportConversation', (req: ExportRequest) => this.service.export(req)),
-      search: guard('search', (req: SearchRequest) => this.service.search(req)),
-      openExternal: guard('openExternal', async (url: string) => {
-        if (!this.opts.openExternal) throw new RefusedError('this host cannot open links');
+      },
+      exportConversation: (req) => this.service.export(req),
+      search: (req) => this.service.search(req),
+      openExternal: async (url) => {
+        if (!this.opts.openExternal) throw new TeamdeckError('refused', 'this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.
         const v = validateCall('openExternal', [url]);
-        if (!v.ok) throw new RefusedError(v.error.message);
+        if (!v.ok) throw new TeamdeckError('refused', v.error.message);
         await this.opts.openExternal(new URL(url).href);
         return null;
-      }),
+      },
     };
   }
 }

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join, resolve, relative, isAbsolute, sep } from 'node:path';
 import { inboxFileStem } from '../../shared/threads.js';
+import { TeamdeckError } from '../errors.js';
 
 /** Claude derives a team's folder from its name: every char outside [a-zA-Z0-9] becomes '-', lower-cased. */
 export function teamDirName(teamName: string): string {
@@ -38,10 +39,10 @@ export function resolveStateDir(opts: { stateDir?: string; env?: NodeJS.ProcessE
   return join(env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'teamdeck');
 }
 
-export class PathEscapeError extends Error {
+/** A name that would resolve outside the teams root: a refusal, not a crash. */
+export class PathEscapeError extends TeamdeckError {
   constructor(what: string, why = 'resolves outside the teams root') {
-    super(`refused: ${what} ${why}`);
-    this.name = 'PathEscapeError';
+    super('refused', `refused: ${what} ${why}`);
   }
 }
 

@@ -2,17 +2,16 @@
 // "these words and phrases": every term is a quoted FTS5 string, so nothing the user types (`"`,
 // `*`, `NEAR(`, `OR`, `body:`, `^`, parentheses) is read as FTS5 syntax. Words are ANDed; text in
 // "double quotes" stays a phrase; a word ending in `*` matches as a prefix.
+import { TeamdeckError } from '../errors.js';
 
 export const MAX_QUERY_LENGTH = 1_000;
 /** More terms than this are refused: each one is a lookup in the index. */
 export const MAX_TERMS = 32;
 
-export class SearchQueryError extends Error {
-  // A refusal like any bad input: nothing was looked up (exit 2, `refused` over the contract).
-  readonly code = 'refused';
+/** A search with nothing to look for, or too much: a refusal like any bad input, and nothing was looked up. */
+export class SearchQueryError extends TeamdeckError {
   constructor(message: string) {
-    super(message);
-    this.name = 'SearchQueryError';
+    super('refused', message);
   }
 }
 

@@ -2,27 +2,14 @@
 // CLI uses when the app, `teamdeck serve` or `teamdeck watch` owns the state dir. start()
 // connects and presents the token, stop() disconnects; every call goes to the owner.
 import { createConnection, type Socket } from 'node:net';
-import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
-import type {
-  ChannelOption,
-  LaunchRequest,
-  MemberActivity,
-  NeedItem,
-  RosterEntry,
-  SendRequest,
-  SendResult,
-  TaskBoard,
-  TeamProblem,
-  TeamSummary,
-  TerminalInfo,
-  ThreadMessage,
-  TimelineItem,
-} from '../../shared/types.js';
-import { SendRefusedError, type TeamServiceApi } from '../service/service-types.js';
-import type { TerminalAvailability } from '../terminals/types.js';
+import { withoutTrailingUndefined, type AppEvent, type ErrorCode } from '../../shared/contract.js';
+import type { TeamProblem } from '../../shared/types.js';
+import { SendRefusedError, StateDirBusyError, TeamdeckError, TeamNotFoundError } from '../errors.js';
+import type { TeamServiceApi } from '../service/service-types.js';
 import { readEngineInfo } from './location.js';
 import {
   answerSchema,
+  ENGINE_METHOD_NAMES,
   helloValueSchema,
   LineReader,
   MAX_ANSWER_LINE_BYTES,
@@ -34,23 +21,31 @@ import {
 } from './protocol.js';
 
 /** No engine could be reached over the socket (none serves one, it is gone, or it said no). */
-export class EngineUnavailableError extends Error {
+export class EngineUnavailableError extends TeamdeckError {
   constructor(message: string) {
-    super(message);
-    this.name = 'EngineUnavailableError';
+    super('unavailable', message);
   }
 }
 
-/** A call the owner answered with an error; `code` keeps the CLI's exit codes. */
-export class EngineCallError extends Error {
-  constructor(
-    readonly code: 'not_found' | 'internal',
-    message: string,
-  ) {
-    super(message);
-    this.name = code === 'not_found' ? 'TeamNotFoundError' : 'EngineCallError';
-  }
+/** A call the owner answered with an error of this code (or the connection to it was lost: `internal`). */
+export class EngineCallError extends TeamdeckError {}
+
+/** The error the owner's engine threw, as this side throws it: the same code, and the same class where the engine has one. */
+function remoteError(code: ErrorCode, message: string): TeamdeckError {
+  if (code === 'refused') return new SendRefusedError(message);
+  if (code === 'not_found') return new TeamNotFoundError(message);
+  if (code === 'state_busy') return new StateDirBusyError(message);
+  return new EngineCallError(code, message);
 }
+
+/** Kept here from start() and the owner's events, because the facade gives them synchronously. */
+const CACHED = ['problems', 'queuedCount'] as const satisfies readonly EngineMethod[];
+type RemoteMethod = Exclude<EngineMethod, (typeof CACHED)[number]>;
+/** One method per ENGINE_METHODS entry: the call goes to the owner. */
+type RemoteMethods = { [M in RemoteMethod]: (...args: EngineArgs<M>) => Promise<EngineValue<M>> };
+// The methods are made in the constructor from the socket's one list; this base only gives
+// the class their types.
+const RemoteMethods = class {} as new () => RemoteMethods;
 
 export interface EngineClientOptions {
   stateDir: string;
@@ -66,7 +61,7 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-export class EngineSocketClient implements TeamServiceApi {
+export class EngineSocketClient extends RemoteMethods implements TeamServiceApi {
   readonly stateDir: string;
   /** Aborted when the owner goes away while connected (not on stop()). */
   readonly lost: AbortSignal;
@@ -84,8 +79,15 @@ export class EngineSocketClient implements TeamServiceApi {
   private closed?: Promise<void>;
 
   constructor(private readonly opts: EngineClientOptions) {
+    super();
     this.stateDir = opts.stateDir;
     this.lost = this.lostController.signal;
+    for (const method of ENGINE_METHOD_NAMES) {
+      if ((CACHED as readonly EngineMethod[]).includes(method)) continue;
+      // Optional arguments left out are not sent: JSON would send undefined as null, which the owner's schemas refuse.
+      const fn = (...args: unknown[]) => this.request(method, withoutTrailingUndefined(args));
+      Object.defineProperty(this, method, { value: fn, enumerable: false });
+    }
   }
 
   /** The owner's teams root (known once started). */
@@ -137,78 +139,6 @@ export class EngineSocketClient implements TeamServiceApi {
     const timer = setTimeout(() => sock.destroy(), 1_000);
     await this.closed;
     clearTimeout(timer);
-  }
-
-  listTeams(): Promise<TeamSummary[]> {
-    return this.call('listTeams');
-  }
-
-  roster(team: string): Promise<RosterEntry[]> {
-    return this.call('roster', team);
-  }
-
-  thread(team: string, member: string): Promise<ThreadMessage[]> {
-    return this.call('thread', team, member);
-  }
-
-  feed(team: string): Promise<ThreadMessage[]> {
-    return this.call('feed', team);
-  }
-
-  send(req: SendRequest): Promise<SendResult> {
-    return this.call('send', req);
-  }
-
-  activity(team: string): Promise<MemberActivity[]> {
-    return this.call('activity', team);
-  }
-
-  timeline(team: string, member: string, limit?: number): Promise<TimelineItem[]> {
-    return limit === undefined ? this.call('timeline', team, member) : this.call('timeline', team, member, limit);
-  }
-
-  tasks(team: string): Promise<TaskBoard> {
-    return this.call('tasks', team);
-  }
-
-  needs(): Promise<NeedItem[]> {
-    return this.call('needs');
-  }
-
-  channels(team: string, member: string): Promise<ChannelOption[]> {
-    return this.call('channels', team, member);
-  }
-
-  terminalAvailability(): Promise<TerminalAvailability> {
-    return this.call('terminalAvailability');
-  }
-
-  terminals(): Promise<TerminalInfo[]> {
-    return this.call('terminals');
-  }
-
-  launch(req: LaunchRequest): Promise<TerminalInfo> {
-    return this.call('launch', req);
-  }
-
-  terminalInput(id: string, data: string): Promise<void> {
-    return this.call('terminalInput', id, data);
-  }
-
-  resizeTerminal(id: string, cols: number, rows: number): Promise<void> {
-    return this.call('resizeTerminal', id, cols, rows);
-  }
-
-  closeTerminal(id: string): Promise<void> {
-    return this.call('closeTerminal', id);
-  }
-
-  export(req: ExportRequest): Promise<ExportFile> {
-    return this.call('export', req);
-  }
-
-  search(req: SearchRequest): Promise<SearchResult> {
-    return this.call('search', req);
   }
 
   /** A viewer's stream lives in the engine that owns the terminal: a CLI client cannot attach. */
@@ -309,10 +239,7 @@ export class EngineSocketClient implements TeamServiceApi {
     }
     this.pending.delete(msg.id!);
     if (msg.ok) return p.resolve(msg.value);
-    const { code, message } = msg.error;
-    // `invalid` is a request the owner would not run: for the CLI, a refusal like any other.
-    if (code === 'refused' || code === 'invalid') p.reject(new SendRefusedError(message));
-    else p.reject(new EngineCallError(code, message));
+    p.reject(remoteError(msg.error.code, msg.error.message));
   }
 
   private onEngineEvent(event: AppEvent): void {

@@ -7,12 +7,14 @@ import { createConnection, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AppEvent } from '../../shared/contract.js';
+import { ERROR_CODES, type AppEvent, type ErrorCode } from '../../shared/contract.js';
+import { sampleArgs } from '../../../test/helpers/call-samples.js';
 import { createTeam } from '../../sim/simulator.js';
+import { TeamdeckError, TeamNotFoundError } from '../errors.js';
 import { SendRefusedError, type TeamServiceApi } from '../service/service-types.js';
 import { EngineSocketClient, EngineUnavailableError } from './client.js';
 import { INFO_NAME, MAX_SOCKET_PATH_BYTES, readEngineInfo, RUNTIME_DIR_PREFIX, SOCKET_NAME } from './location.js';
-import { MAX_REQUEST_LINE_BYTES, PROTOCOL_VERSION } from './protocol.js';
+import { ENGINE_METHOD_NAMES, ENGINE_METHODS, MAX_REQUEST_LINE_BYTES, PROTOCOL_VERSION } from './protocol.js';
 import { serveEngineSocket, type EngineSocketServer } from './server.js';
 import { withEngineSocket } from './with-socket.js';
 
@@ -32,10 +34,6 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => {});
   await rm(dir, { recursive: true, force: true });
 });
-
-class NotFound extends Error {
-  readonly code = 'not_found';
-}
 
 /** A stand-in for TeamService: answers from memory, records sends, emits on demand. */
 function fakeService(stateDir: string) {
@@ -57,7 +55,7 @@ function fakeService(stateDir: string) {
       return [{ id: 'alpha', name: 'alpha', memberCount: 2, problems: [] }];
     },
     async roster(team: string) {
-      if (team !== 'alpha') throw new NotFound(`no team ${JSON.stringify(team)}`);
+      if (team !== 'alpha') throw new TeamNotFoundError(`no team ${JSON.stringify(team)}`);
       return [{ name: 'team-lead', isLead: true }];
     },
     async thread(team: string, member: string) {
@@ -183,11 +181,65 @@ describe.runIf(unix)('engine socket, in process', () => {
     await expect(c.roster('nope')).rejects.toMatchObject({ code: 'not_found', message: 'no team "nope"' });
     await expect(c.feed('alpha')).rejects.toMatchObject({ code: 'internal', message: 'disk on fire' });
     // Validated on the server before the service sees it: nothing reaches send().
-    await expect(c.send({ team: 'alpha', to: 'r', text: 'x'.repeat(65_537) })).rejects.toBeInstanceOf(SendRefusedError);
+    await expect(c.send({ team: 'alpha', to: 'r', text: 'x'.repeat(65_537) })).rejects.toMatchObject({ code: 'invalid', message: expect.stringMatching(/^send: text: /) });
     await expect(c.send({ team: 'alpha', to: 'r', text: 'hi', from: 'team-lead' } as never)).rejects.toThrow(/send: .*unrecognized key/i);
     await expect(c.roster('a\u0000b')).rejects.toThrow(/roster: .*control characters/);
     expect(svc.sent).toHaveLength(1);
     expect(() => c.setIdleThresholdMs()).toThrow(/engine that owns the state dir/);
+  });
+
+  it('carries every error code both ways: the client throws what the owner threw, by code, without its stack', async () => {
+    const svc = fakeService(state);
+    // The stand-in's tasks() throws an error of the code it is given (or a plain Error for "plain").
+    Object.assign(svc, {
+      async tasks(team: string) {
+        if (team === 'plain') throw new TypeError('not ours');
+        throw new TeamdeckError(team as ErrorCode, `a ${team} error`);
+      },
+    });
+    await serve(svc, { log: () => {} });
+    const c = await client();
+    for (const code of ERROR_CODES) {
+      const e = await c.tasks(code).catch((err: unknown) => err);
+      expect(e, code).toBeInstanceOf(TeamdeckError);
+      expect(e, code).toMatchObject({ code, message: `a ${code} error` });
+    }
+    await expect(c.tasks('refused')).rejects.toBeInstanceOf(SendRefusedError);
+    await expect(c.tasks('not_found')).rejects.toBeInstanceOf(TeamNotFoundError);
+    await expect(c.tasks('plain')).rejects.toMatchObject({ code: 'internal', message: 'not ours' });
+    // On the wire: the code, and the message only.
+    const r = await raw(join(state, SOCKET_NAME));
+    await hello(r);
+    r.send({ id: 1, method: 'tasks', args: ['state_busy'] });
+    r.send({ id: 2, method: 'tasks', args: ['plain'] });
+    expect(await r.answer(1)).toEqual({ id: 1, ok: false, error: { code: 'state_busy', message: 'a state_busy error' } });
+    expect(await r.answer(2)).toEqual({ id: 2, ok: false, error: { code: 'internal', message: 'not ours' } });
+  });
+
+  it('serves every method of its one list, and the client has each of them, arguments and values intact', async () => {
+    const received: [string, unknown[]][] = [];
+    // A stand-in that answers every method with its name and arguments.
+    const svc = new Proxy(fakeService(state), {
+      get(target, prop, receiver) {
+        if (typeof prop === 'string' && (ENGINE_METHOD_NAMES as readonly string[]).includes(prop) && prop !== 'problems' && prop !== 'queuedCount') {
+          return async (...args: unknown[]) => {
+            received.push([prop, args]);
+            return { method: prop, args };
+          };
+        }
+        return Reflect.get(target, prop, receiver);
+      },
+    });
+    await serve(svc);
+    const c = await client();
+    const remote = ENGINE_METHOD_NAMES.filter((m) => m !== 'problems' && m !== 'queuedCount');
+    for (const method of remote) {
+      const args = sampleArgs(ENGINE_METHODS[method].kinds);
+      expect(await (c[method] as (...a: unknown[]) => Promise<unknown>)(...args), method).toEqual({ method, args });
+    }
+    // An optional argument left out goes as fewer arguments, not as null.
+    expect(await c.timeline('alpha', 'researcher', undefined)).toEqual({ method: 'timeline', args: ['alpha', 'researcher'] });
+    expect(received.map(([m]) => m)).toEqual([...remote, 'timeline']);
   });
 
   it('writes the socket 0600 and the info file 0600, and removes both on close', async () => {

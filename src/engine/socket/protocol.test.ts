@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ENGINE_METHODS, isEngineMethod, LineReader } from './protocol.js';
+import { sampleArgs } from '../../../test/helpers/call-samples.js';
+import { ENGINE_METHOD_NAMES, ENGINE_METHODS, isEngineMethod, LineReader } from './protocol.js';
 
 function reader(max: number) {
   const lines: string[] = [];
@@ -41,30 +42,15 @@ describe('LineReader', () => {
 
 describe('ENGINE_METHODS', () => {
   it('allows only the listed facade methods, each with strict positional arguments', () => {
-    expect(Object.keys(ENGINE_METHODS).sort()).toEqual([
-      'activity',
-      'channels',
-      'closeTerminal',
-      'export',
-      'feed',
-      'launch',
-      'listTeams',
-      'needs',
-      'problems',
-      'queuedCount',
-      'resizeTerminal',
-      'roster',
-      'search',
-      'send',
-      'tasks',
-      'terminalAvailability',
-      'terminalInput',
-      'terminals',
-      'thread',
-      'timeline',
-    ]);
-    // A viewer's output stream belongs to the app that hosts the terminal: no attach over the socket.
-    for (const name of ['start', 'stop', 'refresh', 'setIdleThresholdMs', 'onEvent', 'attachTerminal', 'detachTerminal', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    // Each takes arguments of its kinds, and not one more.
+    for (const method of ENGINE_METHOD_NAMES) {
+      const args = sampleArgs(ENGINE_METHODS[method].kinds);
+      expect(ENGINE_METHODS[method].safeParse(args).success, method).toBe(true);
+      expect(ENGINE_METHODS[method].safeParse([...args, 'extra']).success, `${method} with an extra argument`).toBe(false);
+    }
+    // Lifecycle and settings stay with the owner; a viewer's output stream belongs to the app
+    // that hosts the terminal: no attach over the socket.
+    for (const name of ['start', 'stop', 'refresh', 'prepare', 'setIdleThresholdMs', 'setSenderName', 'onEvent', 'attachTerminal', 'detachTerminal', 'constructor', 'toString', '__proto__', 'hasOwnProperty']) {
       expect(isEngineMethod(name), name).toBe(false);
     }
     expect(ENGINE_METHODS.thread.safeParse(['alpha', 'researcher']).success).toBe(true);

@@ -8,8 +8,8 @@
 //           {"id":2,"ok":false,"error":{"code":"refused","message":".."}}
 //   client: {"id":3,"method":"subscribe","args":[]}  then the server pushes {"event":{..}}
 import { z } from 'zod';
-import type { ApiError } from '../../shared/contract.js';
-import { callArgsSchemas, exportRequestSchema, launchRequestSchema, searchRequestSchema, sendRequestSchema, timelineLimitSchema } from '../../shared/contract-schema.js';
+import { ERROR_CODES, type ApiError } from '../../shared/contract.js';
+import { argsSchema } from '../../shared/contract-schema.js';
 import type { TeamServiceApi } from '../service/service-types.js';
 
 export const PROTOCOL_VERSION = 1;
@@ -21,37 +21,37 @@ export const MAX_ANSWER_LINE_BYTES = 256 * 1_048_576;
 /** TeamServiceApi members that are methods. Only those ENGINE_METHODS lists go over the socket (not prepare). */
 type ServiceMethod = { [K in keyof TeamServiceApi]-?: TeamServiceApi[K] extends (...a: never[]) => unknown ? K : never }[keyof TeamServiceApi];
 
-const [nameSchema] = callArgsSchemas.getRoster.def.items;
-
 /**
  * The TeamServiceApi methods a client may call, each with the schema of its positional
- * arguments. The server calls `service[method](...args)` for these names only; exposing a new
- * facade method is one line here and one in the client.
+ * arguments (by kind, as in the contract: src/shared/contract.ts). The one list of the socket:
+ * the server calls `service[method](...args)` for these names only, and the client has one
+ * method per name. Exposing another facade method is one line here.
  */
 export const ENGINE_METHODS = {
-  listTeams: z.tuple([]),
-  roster: z.tuple([nameSchema]),
-  thread: z.tuple([nameSchema, nameSchema]),
-  feed: z.tuple([nameSchema]),
-  send: z.tuple([sendRequestSchema]),
-  problems: z.tuple([]),
-  queuedCount: z.tuple([]),
-  activity: z.tuple([nameSchema]),
-  timeline: z.tuple([nameSchema, nameSchema, timelineLimitSchema.optional()]),
-  tasks: z.tuple([nameSchema]),
-  needs: z.tuple([]),
-  channels: z.tuple([nameSchema, nameSchema]),
-  terminalAvailability: z.tuple([]),
-  terminals: z.tuple([]),
-  launch: z.tuple([launchRequestSchema]),
-  terminalInput: callArgsSchemas.terminalInput,
-  resizeTerminal: callArgsSchemas.resizeTerminal,
-  closeTerminal: callArgsSchemas.closeTerminal,
-  export: z.tuple([exportRequestSchema]),
-  search: z.tuple([searchRequestSchema]),
+  listTeams: argsSchema([]),
+  roster: argsSchema(['team']),
+  thread: argsSchema(['team', 'member']),
+  feed: argsSchema(['team']),
+  send: argsSchema(['sendRequest']),
+  problems: argsSchema([]),
+  queuedCount: argsSchema([]),
+  activity: argsSchema(['team']),
+  timeline: argsSchema(['team', 'member', 'timelineLimit?']),
+  tasks: argsSchema(['team']),
+  needs: argsSchema([]),
+  channels: argsSchema(['team', 'member']),
+  terminalAvailability: argsSchema([]),
+  terminals: argsSchema([]),
+  launch: argsSchema(['launchRequest']),
+  terminalInput: argsSchema(['terminalId', 'terminalInput']),
+  resizeTerminal: argsSchema(['terminalId', 'cols', 'rows']),
+  closeTerminal: argsSchema(['terminalId']),
+  export: argsSchema(['exportRequest']),
+  search: argsSchema(['searchRequest']),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;
+export const ENGINE_METHOD_NAMES = Object.keys(ENGINE_METHODS) as readonly EngineMethod[];
 export type EngineArgs<M extends EngineMethod> = Parameters<TeamServiceApi[M]>;
 export type EngineValue<M extends EngineMethod> = Awaited<ReturnType<TeamServiceApi[M]>>;
 
@@ -94,7 +94,8 @@ export const answerSchema = z.union([
   z.object({
     id: z.number().nullable(),
     ok: z.literal(false),
-    error: z.object({ code: z.enum(['refused', 'invalid', 'not_found', 'internal']), message: z.string() }),
+    // Every code crosses as it is, so the client throws the error the owner's engine threw.
+    error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }),
   }),
   z.object({ event: z.object({ type: z.string() }).loose() }),
 ]);

@@ -7,8 +7,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, rmdir } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
-import type { z } from 'zod';
 import type { ApiError } from '../../shared/contract.js';
+import { describeArgsError } from '../../shared/contract-schema.js';
 import { toApiError } from '../api/api-handlers.js';
 import type { TeamServiceApi } from '../service/service-types.js';
 import { chooseSocketPlace, clearStaleSocket, removeEngineInfo, removeSocketFile, writeEngineInfo } from './location.js';
@@ -136,7 +136,7 @@ export async function serveEngineSocket(service: TeamServiceApi, stateDir = serv
       const rawId = (raw as { id?: unknown } | null)?.id;
       const id = typeof rawId === 'number' && Number.isSafeInteger(rawId) && rawId >= 0 ? rawId : null;
       const parsed = requestSchema.safeParse(raw);
-      if (!parsed.success) return refuse(id, 'invalid', describe('request', parsed.error, 0), !authed);
+      if (!parsed.success) return refuse(id, 'invalid', describeArgsError('request', parsed.error, 0), !authed);
       const req = parsed.data;
       if (!authed) return hello(req.id, req.method, req.args);
       if (req.method === 'hello') return refuse(req.id, 'invalid', 'hello: already done on this connection');
@@ -149,7 +149,7 @@ export async function serveEngineSocket(service: TeamServiceApi, stateDir = serv
       const method: EngineMethod = req.method;
       const schema = ENGINE_METHODS[method];
       const args = schema.safeParse(req.args);
-      if (!args.success) return refuse(req.id, 'invalid', describe(method, args.error, schema.def.items.length));
+      if (!args.success) return refuse(req.id, 'invalid', describeArgsError(method, args.error, schema.kinds.length));
       if (inFlight >= MAX_IN_FLIGHT) return refuse(req.id, 'refused', `at most ${MAX_IN_FLIGHT} requests may run at once on one connection`);
       inFlight++;
       void call(method, args.data as unknown[])
@@ -178,7 +178,7 @@ export async function serveEngineSocket(service: TeamServiceApi, stateDir = serv
     function hello(id: number, method: string, rawArgs: unknown[]): void {
       if (method !== 'hello') return refuse(id, 'refused', 'the first request must be hello with the token', true);
       const a = helloArgsSchema.safeParse(rawArgs);
-      if (!a.success) return refuse(id, 'refused', describe('hello', a.error, 1), true);
+      if (!a.success) return refuse(id, 'refused', describeArgsError('hello', a.error, 1), true);
       const { token: presented, protocol } = a.data[0];
       if (!timingSafeEqual(digest(presented), expected)) return refuse(id, 'refused', 'wrong token', true);
       if (protocol !== PROTOCOL_VERSION) {
@@ -241,17 +241,4 @@ async function listenOwnerOnly(server: Server, path: string): Promise<void> {
       if (previous !== undefined) process.umask(previous);
     }
   });
-}
-
-/** The first problem of a failed parse, naming the field but never echoing the value. */
-function describe(what: string, error: z.ZodError, arity: number): string {
-  const issue = error.issues[0];
-  if (!issue) return `${what}: invalid arguments`;
-  const path = [...issue.path].map(String);
-  // A one-argument method names the field ("send: text"), a longer one the position.
-  if (arity > 0 && /^\d+$/.test(path[0] ?? '')) {
-    const index = Number(path.shift());
-    if (arity > 1) path.unshift(`argument ${index + 1}`);
-  }
-  return `${what}: ${path.length > 0 ? path.join('.') : 'arguments'}: ${issue.message}`.slice(0, 300);
 }

@@ -90,7 +90,7 @@ describe('tmux terminals', () => {
     await tmuxOn(rig, ['kill-session', '-t', `=${b.id}`]);
     await waitFor(() => again.get(b.id)?.state === 'exited', 'the running host to see the session gone');
     expect(events).toContain('terminals');
-    expect(await again.attach(b.id, 80, 24).catch((e: TerminalError) => e.code)).toBe('exited');
+    expect(await again.attach(b.id, 80, 24).catch((e: TerminalError) => e.failure)).toBe('exited');
   });
 
   it("give the lead the launch's environment even when the server was started with another", async () => {

@@ -136,9 +136,9 @@ describe.each(['tmux', 'pty'] as const)('hosted terminal (%s)', (backend) => {
     expect(gone).toMatchObject({ state: 'exited', exitCode: 3, exitedAt: expect.any(Number) });
     const file = join(rig.stateDir, 'terminals', `${t.id}.json`);
     await waitFor(async () => JSON.parse(await readFile(file, 'utf8')).exitCode === 3, 'the exit in the record');
-    expect((await refusal(() => rig.host.input(t.id, 'x'))).code).toBe('exited');
-    expect((await refusal(() => rig.host.resize(t.id, 80, 24))).code).toBe('exited');
-    expect((await refusal(() => rig.host.typeTurn(t.id, 'x'))).code).toBe('exited');
+    expect((await refusal(() => rig.host.input(t.id, 'x'))).failure).toBe('exited');
+    expect((await refusal(() => rig.host.resize(t.id, 80, 24))).failure).toBe('exited');
+    expect((await refusal(() => rig.host.typeTurn(t.id, 'x'))).failure).toBe('exited');
     await rig.host.close(t.id);
     expect(rig.host.get(t.id)).toBeUndefined();
     expect(rig.host.list()).toEqual([]);
@@ -164,7 +164,7 @@ describe.each(['tmux', 'pty'] as const)('hosted terminal (%s)', (backend) => {
 
   it('refuses unknown ids with not_found', async () => {
     for (const call of [() => rig.host.input('t-000000000000', 'x'), () => rig.host.resize('t-000000000000', 80, 24), () => rig.host.typeTurn('t-000000000000', 'x'), () => rig.host.close('t-000000000000')]) {
-      expect((await refusal(call)).code).toBe('not_found');
+      expect((await refusal(call)).failure).toBe('not_found');
     }
   });
 

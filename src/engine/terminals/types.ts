@@ -2,15 +2,21 @@
 // exists, else a pty in this process) lives beside this file; nothing outside this folder knows
 // which one runs.
 import type { LaunchRequest, TerminalBackend, TerminalInfo } from '../../shared/types.js';
+import { TeamdeckError } from '../errors.js';
 
-/** A terminal call that cannot be carried out (unknown id, the lead has exited, …), in words. */
-export class TerminalError extends Error {
+/** Why a terminal call cannot be carried out. */
+export type TerminalFailure = 'not_found' | 'exited' | 'unavailable' | 'refused';
+
+/**
+ * A terminal call that cannot be carried out (unknown id, the lead has exited, …), in words.
+ * Across the boundary an unknown terminal is `not_found`, and every other reason a refusal.
+ */
+export class TerminalError extends TeamdeckError {
   constructor(
     message: string,
-    readonly code: 'not_found' | 'exited' | 'unavailable' | 'refused' = 'refused',
+    readonly failure: TerminalFailure = 'refused',
   ) {
-    super(message);
-    this.name = 'TerminalError';
+    super(failure === 'not_found' ? 'not_found' : 'refused', message);
   }
 }
 

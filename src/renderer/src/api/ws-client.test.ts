@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { AppEvent } from '../../../shared/contract';
+import { sampleArgs } from '../../../../test/helpers/call-samples';
+import { CALL_NAMES, CALLS, type AppEvent } from '../../../shared/contract';
 import { createWsClient, hostSocketUrl, type SocketLike } from './ws-client';
 
 /** A socket the test drives by hand: open, answer, push, drop. */
@@ -67,6 +68,15 @@ describe('createWsClient', () => {
       ['getTasks', ['alpha']],
       ['getNeeds', []],
     ]);
+    client.close();
+  });
+
+  it('sends every call in the table but openExternal by its name, with its arguments as given, trailing undefined left out', () => {
+    const { client, last } = setup();
+    last().open();
+    const sent = CALL_NAMES.filter((name) => name !== 'openExternal');
+    for (const name of sent) void (client[name] as (...a: unknown[]) => Promise<unknown>)(...sampleArgs(CALLS[name].args), undefined);
+    expect(last().sent.map((m) => [m.name, m.args])).toEqual(sent.map((name) => [name, sampleArgs(CALLS[name].args)]));
     client.close();
   });
 

@@ -5,8 +5,7 @@
 // host's start-up data (src/shared/host-boot.ts) opens its first socket with that boot's id: the
 // host sends the events since that snapshot first, or `resync` when it did not keep them all,
 // and a fresh snapshot is pushed then as after a reconnect.
-import type { AppEvent, CallName, Result, TeamdeckApi, TeamdeckCalls } from '../../../shared/contract';
-import type { WsClientMessage } from '../../../shared/contract-schema';
+import { CALL_NAMES, withoutTrailingUndefined, type AppEvent, type CallName, type Result, type TeamdeckApi, type TeamdeckCalls, type WsClientMessage } from '../../../shared/contract';
 import type { HostServerMessage } from '../../../shared/host-boot';
 
 /** The subset of the DOM WebSocket this client uses (the `ws` package's client fits too). */
@@ -125,7 +124,7 @@ export function createWsClient(opts: WsClientOptions): WsClient {
 
   /** Events were missed: listeners get a fresh snapshot. */
   function resync(): void {
-    void call('getSnapshot').then((r) => {
+    void calls.getSnapshot().then((r) => {
       if (r.ok) emit({ type: 'snapshot', snapshot: r.value });
     });
   }
@@ -141,37 +140,14 @@ export function createWsClient(opts: WsClientOptions): WsClient {
     });
   }
 
-  function call<N extends CallName>(name: N, ...args: Parameters<TeamdeckCalls[N]>): ReturnType<TeamdeckCalls[N]> {
-    // JSON drops `undefined` fields, which is what the host's strict schemas expect.
-    return invoke(name, args) as ReturnType<TeamdeckCalls[N]>;
-  }
+  // One function per call in the contract's table. Optional arguments left out are not sent:
+  // JSON would send a trailing undefined as null, which the host's strict schemas refuse.
+  const calls = Object.fromEntries(CALL_NAMES.map((name) => [name, (...args: unknown[]) => invoke(name, withoutTrailingUndefined(args))])) as TeamdeckCalls;
 
   connect();
 
   return {
-    getSnapshot: () => call('getSnapshot'),
-    getRoster: (team) => call('getRoster', team),
-    getThread: (team, member) => call('getThread', team, member),
-    getFeed: (team) => call('getFeed', team),
-    send: (req) => call('send', req),
-    getSettings: () => call('getSettings'),
-    setSettings: (patch) => call('setSettings', patch),
-    startDemo: () => call('startDemo'),
-    getActivity: (team) => call('getActivity', team),
-    // No trailing undefined: JSON would send it as null, which the host's schema refuses.
-    getTimeline: (team, member, limit) => (limit === undefined ? call('getTimeline', team, member) : call('getTimeline', team, member, limit)),
-    getTasks: (team) => call('getTasks', team),
-    getNeeds: () => call('getNeeds'),
-    getChannels: (team, member) => call('getChannels', team, member),
-    launchTeam: (req) => call('launchTeam', req),
-    getTerminals: () => call('getTerminals'),
-    attachTerminal: (id, cols, rows) => call('attachTerminal', id, cols, rows),
-    terminalInput: (id, data) => call('terminalInput', id, data),
-    resizeTerminal: (id, cols, rows) => call('resizeTerminal', id, cols, rows),
-    detachTerminal: (id) => call('detachTerminal', id),
-    closeTerminal: (id) => call('closeTerminal', id),
-    exportConversation: (req) => call('exportConversation', req),
-    search: (req) => call('search', req),
+    ...calls,
     // The browser is the system browser here: open the link in a new tab with no opener.
     openExternal: async (url) => {
       if (typeof url !== 'string' || !isHttpUrl(url)) {

@@ -1,0 +1,25 @@
+// A valid value of every kind of argument the contract's calls take (src/shared/contract.ts),
+// so a test can make a well-formed call of every call in the table, one added later included.
+// A kind added to the contract without a sample here does not compile.
+import type { ArgKind, ArgSpec, ArgTypes } from '../../src/shared/contract';
+
+export const SAMPLE_ARGS: { readonly [K in ArgKind]: ArgTypes[K] } = {
+  team: 'alpha',
+  member: 'researcher',
+  timelineLimit: 50,
+  sendRequest: { team: 'alpha', to: 'researcher', text: 'hello' },
+  settingsPatch: { idleMinutes: 5 },
+  url: 'https://example.com/docs',
+  launchRequest: { cwd: '/projects/alpha' },
+  terminalId: 't-0123456789ab',
+  cols: 80,
+  rows: 24,
+  terminalInput: 'ls\r',
+  exportRequest: { team: 'alpha', format: 'md' },
+  searchRequest: { query: 'hello' },
+};
+
+/** Well-formed arguments for these kinds, the optional ones given too. */
+export function sampleArgs(kinds: readonly ArgSpec[]): unknown[] {
+  return kinds.map((kind) => SAMPLE_ARGS[kind.replace(/\?$/, '') as ArgKind]);
+}
