@@ -5,11 +5,10 @@ import { basename } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claudeAppend, claudeConsume, type ClaudeMessage } from './claude-inbox.js';
 import { createRng, randomSeed, type Rng } from './prng.js';
-import { simTeamPaths } from './claude-paths.js';
 import { LEAD_NAME } from './claude-config.js';
 import { answerSummary, answerText, DETAILS, frameOf, str } from './replies.js';
 import { readSimConfig } from './team-setup.js';
-import type { MemberEvent, MemberExit, MemberHandle, RunMemberOptions } from './member-run.js';
+import { memberHandle, memberStart, type MemberExit, type MemberHandle, type RunMemberOptions } from './member-run.js';
 
 /** The user's mailbox: a legacy team's members answer the user there. */
 export const USER_NAME = 'user';
@@ -24,20 +23,7 @@ export function runLegacyMember(opts: RunMemberOptions): MemberHandle {
   const rng: Rng = createRng(seed, opts.name);
   const mode = opts.mode ?? 'prune';
   const now = opts.now ?? Date.now;
-  const emit = (e: MemberEvent) => {
-    try {
-      opts.onEvent?.(e);
-    } catch {
-      // a listener's failure must not kill the member
-    }
-  };
-  const abort = new AbortController();
-  if (opts.signal) {
-    if (opts.signal.aborted) abort.abort();
-    else opts.signal.addEventListener('abort', () => abort.abort(), { once: true });
-  }
-  const p = simTeamPaths(opts.teamsDir, opts.team);
-  const own = p.inbox(opts.name);
+  const { emit, abort, paths: p, own } = memberStart(opts);
   const isLead = opts.name === LEAD_NAME;
 
   const done = (async (): Promise<MemberExit> => {
@@ -148,13 +134,5 @@ export function runLegacyMember(opts: RunMemberOptions): MemberHandle {
     return 'stopped';
   })();
 
-  return {
-    name: opts.name,
-    seed,
-    done,
-    stop: () => {
-      abort.abort();
-      return done;
-    },
-  };
+  return memberHandle(opts.name, seed, done, abort);
 }

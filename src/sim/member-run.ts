@@ -1,7 +1,7 @@
 // What running one simulated member takes and tells: its options, the events it reports, and the
 // handle that stops it. Shared by both eras' members (legacy-member.ts, teammate.ts) and runMember.
 import type { ConsumeMode } from './claude-inbox.js';
-import type { SimEra } from './claude-paths.js';
+import { simTeamPaths, type SimEra } from './claude-paths.js';
 import type { Ledger, Provenance } from './provenance.js';
 import type { PromptState } from './transcript.js';
 
@@ -79,4 +79,43 @@ export interface MemberHandle {
   /** Resolves when the member has exited, after its shutdown approval or stop(). */
   done: Promise<MemberExit>;
   stop(): Promise<MemberExit>;
+}
+
+/** An abort signal of the member's own that follows the caller's (if it gave one). */
+export function ownAbort(signal: AbortSignal | undefined): AbortController {
+  const abort = new AbortController();
+  if (signal) {
+    if (signal.aborted) abort.abort();
+    else signal.addEventListener('abort', () => abort.abort(), { once: true });
+  }
+  return abort;
+}
+
+/**
+ * What every simulated member starts with: a way to report its events (a listener's failure
+ * never kills the member), its abort signal, its team's paths and its own inbox.
+ */
+export function memberStart(opts: RunMemberOptions) {
+  const emit = (e: MemberEvent) => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+      // a listener's failure must not kill the member
+    }
+  };
+  const paths = simTeamPaths(opts.teamsDir, opts.team);
+  return { emit, abort: ownAbort(opts.signal), paths, own: paths.inbox(opts.name) };
+}
+
+/** The handle of a member whose run is `done`; stop() aborts it and waits for its end. */
+export function memberHandle(name: string, seed: number, done: Promise<MemberExit>, abort: AbortController): MemberHandle {
+  return {
+    name,
+    seed,
+    done,
+    stop: () => {
+      abort.abort();
+      return done;
+    },
+  };
 }

@@ -10,7 +10,7 @@ import { randomSeed } from './prng.js';
 import { simTeamPaths, type SimEra } from './claude-paths.js';
 import { LEAD_NAME, MEMBER_COLORS } from './claude-config.js';
 import { runLegacyMember } from './legacy-member.js';
-import type { MemberExit, MemberHandle, RunMemberOptions } from './member-run.js';
+import { memberHandle, ownAbort, type MemberExit, type MemberHandle, type RunMemberOptions } from './member-run.js';
 import { runTeammate } from './teammate.js';
 import { teamEra } from './team-setup.js';
 
@@ -39,23 +39,11 @@ export {
  */
 export function runMember(opts: RunMemberOptions): MemberHandle {
   const seed = opts.seed ?? randomSeed();
-  const abort = new AbortController();
-  if (opts.signal) {
-    if (opts.signal.aborted) abort.abort();
-    else opts.signal.addEventListener('abort', () => abort.abort(), { once: true });
-  }
+  const abort = ownAbort(opts.signal);
   const done = (async (): Promise<MemberExit> => {
     const era = opts.era ?? (await teamEra(opts.teamsDir, opts.team));
     const run = era === 'current' ? runTeammate : runLegacyMember;
     return run({ ...opts, seed, signal: abort.signal }).done;
   })();
-  return {
-    name: opts.name,
-    seed,
-    done,
-    stop: () => {
-      abort.abort();
-      return done;
-    },
-  };
+  return memberHandle(opts.name, seed, done, abort);
 }

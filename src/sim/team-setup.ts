@@ -5,7 +5,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { claudeLock } from './claude-inbox.js';
 import { SESSION_TEAM, simTeamPaths, type SimEra } from './claude-paths.js';
-import { configMembers, createSessionTeamConfig, LEAD_NAME, MEMBER_COLORS, spawnIntoConfig } from './claude-config.js';
+import { configMembers, createSessionTeamConfig, LEAD_NAME, leadEntry, MEMBER_COLORS, spawnIntoConfig } from './claude-config.js';
 import { SessionFile } from './lead-session.js';
 
 const MODELS = ['sonnet', 'opus', 'haiku'] as const;
@@ -68,19 +68,6 @@ export function eraOfConfig(config: Record<string, unknown> | undefined, team: s
 
 export async function teamEra(teamsDir: string, team: string): Promise<SimEra> {
   return eraOfConfig(await readSimConfig(teamsDir, team), team);
-}
-
-function leadEntry(team: string, joinedAt: number, cwd: string): Record<string, unknown> {
-  return {
-    agentId: `${LEAD_NAME}@${team}`,
-    name: LEAD_NAME,
-    agentType: 'team-lead',
-    joinedAt,
-    tmuxPaneId: 'leader',
-    cwd,
-    subscriptions: [],
-    backendType: 'in-process',
-  };
 }
 
 function memberEntry(team: string, spec: SimMemberSpec, index: number, joinedAt: number, cwd: string): Record<string, unknown> {

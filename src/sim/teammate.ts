@@ -11,13 +11,12 @@ import { access } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claudeEntry, claudeHasWork, claudeLook, claudeSend, claudeTake, TeamGoneError, type ClaudeMessage } from './claude-inbox.js';
 import { configMembers, LEAD_NAME, readConfig, removeFromConfig } from './claude-config.js';
-import { simTeamPaths } from './claude-paths.js';
 import { shutdownAppendix, teammateBlock, teammateTurn, type BlockInput } from './framing.js';
 import { createRng, randomSeed } from './prng.js';
 import { classifyEntry, Ledger, type Provenance } from './provenance.js';
 import { answerSummary, answerText, DETAILS, frameOf, str } from './replies.js';
 import { findTeammateAgentId, newPromptState, newTeammateAgentId, teammateTranscript, textResult, toolUseId, writeTeammateMeta, type Transcript } from './transcript.js';
-import type { MemberEvent, MemberExit, MemberHandle, RunMemberOptions } from './member-run.js';
+import { memberHandle, memberStart, type MemberExit, type MemberHandle, type RunMemberOptions } from './member-run.js';
 
 /** Approved shutdown to leaving config when no lead runs in this process to do it (Claude's lead: its next poll, ~0.3-0.8 s). */
 export const LEAVE_DELAY_MS = 800;
@@ -27,20 +26,7 @@ export function runTeammate(opts: RunMemberOptions): MemberHandle {
   const rng = createRng(seed, opts.name);
   const now = opts.now ?? Date.now;
   const ledger = opts.ledger ?? new Ledger();
-  const emit = (e: MemberEvent) => {
-    try {
-      opts.onEvent?.(e);
-    } catch {
-      // a listener's failure must not kill the member
-    }
-  };
-  const abort = new AbortController();
-  if (opts.signal) {
-    if (opts.signal.aborted) abort.abort();
-    else opts.signal.addEventListener('abort', () => abort.abort(), { once: true });
-  }
-  const p = simTeamPaths(opts.teamsDir, opts.team);
-  const own = p.inbox(opts.name);
+  const { emit, abort, paths: p, own } = memberStart(opts);
   const pause = async (ms: number) => {
     try {
       await sleep(ms, undefined, { signal: abort.signal });
@@ -254,13 +240,5 @@ export function runTeammate(opts: RunMemberOptions): MemberHandle {
     return 'stopped';
   })();
 
-  return {
-    name: opts.name,
-    seed,
-    done,
-    stop: () => {
-      abort.abort();
-      return done;
-    },
-  };
+  return memberHandle(opts.name, seed, done, abort);
 }
