@@ -7,6 +7,7 @@ import { displayState, rosterOrder } from '../lib/presence';
 import { arrivalHint, arrivalLabel } from '../lib/provenance';
 import { pointInTime } from '../lib/time';
 import { memberKey, type DeckState, type TeamCache } from './deck-state';
+import { leadName } from './terminal-state';
 
 export const EMPTY_MESSAGES: readonly ThreadMessage[] = Object.freeze([]) as readonly ThreadMessage[];
 export const EMPTY_ROSTER: readonly RosterEntry[] = Object.freeze([]) as readonly RosterEntry[];
@@ -230,30 +231,25 @@ export type NeedTarget =
   | { kind: 'message'; team: string; member: string; id: string }
   | { kind: 'pick'; team: string };
 
-function leadOf(s: Pick<DeckState, 'byTeam'>, team: string): string {
-  // Current teams' lead is always "team-lead"; a roster not loaded yet says no more than that.
-  return s.byTeam[team]?.roster?.find((r) => r.isLead)?.name ?? 'team-lead';
-}
-
 export function needTarget(s: Pick<DeckState, 'byTeam'>, n: NeedItem): NeedTarget {
   switch (n.kind) {
     case 'permission':
     case 'held':
       // The prompt waits in the lead's terminal, whoever asked: open it when Teamdeck hosts it.
       if (n.terminal) return { kind: 'terminal', team: n.team, terminal: n.terminal };
-      return { kind: 'thread', team: n.team, member: leadOf(s, n.team) };
+      return { kind: 'thread', team: n.team, member: leadName(s, n.team) };
     case 'stuck-queued':
     case 'stuck-taken': {
       const to = n.member ?? s.byTeam[n.team]?.messages.find((m) => m.id === n.messageId)?.to;
       if (n.messageId && to) return { kind: 'message', team: n.team, member: to, id: n.messageId };
-      return { kind: 'thread', team: n.team, member: to ?? leadOf(s, n.team) };
+      return { kind: 'thread', team: n.team, member: to ?? leadName(s, n.team) };
     }
     case 'orphan-inbox':
       return { kind: 'pick', team: n.team };
     default:
       // Idle with mail, plan approvals: the member's thread, at the message concerned when there is one.
       if (n.messageId && n.member) return { kind: 'message', team: n.team, member: n.member, id: n.messageId };
-      return { kind: 'thread', team: n.team, member: n.member ?? leadOf(s, n.team) };
+      return { kind: 'thread', team: n.team, member: n.member ?? leadName(s, n.team) };
   }
 }
 

@@ -56,7 +56,7 @@ export function isLeadOf(s: Pick<DeckState, 'byTeam'>, team: string, member: str
   return entry ? entry.isLead : !roster?.some((r) => r.isLead) && member === 'team-lead';
 }
 
-/** The lead's name in `team`, as far as the roster says. */
+/** The lead's name in `team`, as far as the roster says (current teams' lead is always "team-lead"; a roster not loaded yet says no more than that). */
 export function leadName(s: Pick<DeckState, 'byTeam'>, team: string): string {
   return s.byTeam[team]?.roster?.find((r) => r.isLead)?.name ?? 'team-lead';
 }
