@@ -101,7 +101,7 @@ async function writeOne(stateDir: string, root: string, folder: string, id: stri
       if (seen.has(m.id)) continue;
       seen.add(m.id);
       const timestamp = new Date(Date.parse(m.timestamp) + shift).toISOString();
-      // As the engine journals what it finds in an inbox (history/ingest.ts foldInbox).
+      // As the engine journals what it finds in an inbox (ingest/ingest.ts foldInbox).
       const o: ObservedRecord = { t: 'observed', id: m.id, from: m.from, to: owner, text: m.text, timestamp, at: Date.parse(timestamp) };
       if (m.summary !== undefined) o.summary = m.summary;
       if (m.color !== undefined) o.color = m.color;

@@ -1,5 +1,5 @@
 // Folder watches for Claude's folders outside the teams root (sessions, tasks, transcripts).
-// As in watcher.ts, an event is a hint to re-read, never a fact: it names the file, and the
+// As in teams/root-watcher.ts, an event is a hint to re-read, never a fact: it names the file, and the
 // reader looks at the file as it is now. A folder that is a link is never watched. A folder
 // asked for that is not there yet is remembered, and looked for again by retryMissing() (a
 // stat per missing folder, on the engine's cheap tick) until it appears; so is a watched folder
