@@ -94,7 +94,6 @@ export class ReadSchedule {
   async firstRead(): Promise<void> {
     if (this.opts.openInBackground) {
       await this.dir.listUnopened();
-      // A team this pass fails to read is read again by the next rescan, or when it is asked for.
       const gate = new Promise<void>((resolve) => {
         this.letBackgroundBegin = resolve;
         setTimeout(resolve, BACKGROUND_AFTER_MS).unref?.();
@@ -104,7 +103,9 @@ export class ReadSchedule {
         .then(() => this.dir.scanTeams(true))
         .then(() => this.opts.pollTranscripts())
         .then(() => this.live.tick())
-        .catch(() => {});
+        // Nobody waits on this pass: the teams it did not read stay missing or short until the
+        // next rescan (or until asked for), so the user is told why.
+        .catch((e: Error) => this.dir.problem({ kind: 'journal', file: 'journal', message: `reading the teams in the background stopped (${e.message}); the teams not read yet are read at the next rescan` }));
     } else {
       await this.dir.scanTeams(true);
       // Receipts and answers already in the transcripts (a one-shot command sees them too).

@@ -88,7 +88,11 @@ export class TeamService implements TeamServiceApi {
     const schedule = (key: string) => this.reading.schedule(key);
     this.memberChannels = new MemberChannels({
       configDir, teamsRoot, now, senderName, teams, emit, terminalHost: opts.terminalHost,
-      onReply: (rt, line, replyTo) => void answerToSocket({ now, senderName, emit, delivery: this.delivery }, rt, line, replyTo).catch(() => {}),
+      // Nobody waits on a socket answer: one the journal did not take is lost from the thread, said as the team's problem.
+      onReply: (rt, line, replyTo) =>
+        void answerToSocket({ now, senderName, emit, delivery: this.delivery }, rt, line, replyTo).catch((e: Error) =>
+          this.dir.teamProblem(rt, 'socket-answer', { kind: 'journal', file: `journal/${rt.id}`, message: `${rt.lead?.name ?? 'the lead'}'s answer on Teamdeck's messaging socket could not be written to the journal (${e.message}), so it is not in the thread` }, true),
+        ),
       onStatus: (rt, id) => this.delivery.announceMessage(rt, id),
       sessionOf: (rt) => this.live.sessionOf(rt),
       readSession: (rt, pid) => this.live.readSessionNow(rt, pid),
