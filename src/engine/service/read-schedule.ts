@@ -154,6 +154,7 @@ export class ReadSchedule {
     this.beginBackground();
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     if (this.seenTimer) clearTimeout(this.seenTimer);
+    // At stop: a watch that will not close sees nothing the engine would act on any more.
     await this.watcher?.close().catch(() => {});
   }
 

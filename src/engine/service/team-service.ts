@@ -196,6 +196,7 @@ export class TeamService implements TeamServiceApi {
     // closed below.
     await this.reading.background;
     await Promise.all(this.preparing);
+    // The index reports its own problems; what it did not read, it reads at the next start.
     await this.searchIndex.stop().catch(() => {});
     await this.delivery.stop();
     // What the last sends left running after their answer: lock releases, inbox folder fsyncs.
@@ -205,6 +206,7 @@ export class TeamService implements TeamServiceApi {
     for (const t of this.teams.values()) {
       // What saves the next start from reading inboxes the journal already holds (never needed for correctness).
       await this.inboxes.saveMarks(t, journalDirOf(this.stateDir, t.id)).catch(() => {});
+      // Every append already had its answer (a failed one was its caller's to tell): closing loses nothing.
       await t.history.close().catch(() => {});
     }
     await this.release?.();
