@@ -1,8 +1,9 @@
 // Journal writes that fail where no caller waits for them, caused for real: the engine runs in
 // a process with a file-size limit (`ulimit -f`), so a record bigger than the limit fails to be
 // written (EFBIG) while everything small goes on as usual. Nobody is there to be told by an
-// exception (a background read, an answer arriving on Teamdeck's messaging socket): the failure
-// must reach the user as a problem, in the engine's problems() and as a 'problem' event.
+// exception (the background reading, a read the watcher asked for, an answer arriving on
+// Teamdeck's messaging socket): the failure must reach the user as a problem, in the engine's
+// problems() and as a 'problem' event.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,6 +50,18 @@ describe.skipIf(isWindows)('a journal write that fails with no caller to tell (E
     const e = engine({ openInBackground: true });
     await e.waitFor(has('ready'));
     const problem = await e.waitFor<{ problem: TeamProblem }>(problemLine((p) => p.kind === 'journal' && /background/.test(p.message)), 15_000);
+    expect(problem.problem.message).toMatch(/EFBIG/);
+    const { problems } = await e.ask<{ problems: TeamProblem[] }>({ cmd: 'problems' }, has('problems'));
+    expect(problems).toContainEqual(problem.problem);
+    await e.ask({ cmd: 'stop' }, has('stopped'));
+  });
+
+  it('an inbox the watcher had read, whose messages the journal did not take, is reported', async () => {
+    await writeTeam(t.root, 'gamma', ['ann'], { inboxes: { 'team-lead': [] } });
+    const e = engine({ watch: true });
+    await e.waitFor(has('ready'));
+    await writeFile(join(t.root, 'gamma', 'inboxes', 'team-lead.json'), JSON.stringify([{ from: 'ann', text: BIG, timestamp: new Date().toISOString(), read: false }]));
+    const problem = await e.waitFor<{ problem: TeamProblem }>(problemLine((p) => p.kind === 'journal' && p.message.includes('gamma/inboxes/team-lead.json')), 15_000);
     expect(problem.problem.message).toMatch(/EFBIG/);
     const { problems } = await e.ask<{ problems: TeamProblem[] }>({ cmd: 'problems' }, has('problems'));
     expect(problems).toContainEqual(problem.problem);

@@ -69,7 +69,10 @@ export class ReadSchedule {
   constructor(private readonly opts: ReadScheduleOptions) {
     const { safetyNetMs, rescanMs } = opts;
     this.net = new SafetyNetClock(safetyNetMs === undefined ? SAFETY_NET_TICKS : Math.max(1, Math.round(safetyNetMs / rescanMs)));
-    this.reads = new Coalescer((key) => this.readKey(key));
+    this.reads = new Coalescer(
+      (key) => this.readKey(key),
+      (key, e) => this.readFailed(key, e as Error),
+    );
   }
 
   private get dir(): TeamDirectory {
@@ -197,6 +200,18 @@ export class ReadSchedule {
     if (!rt || rt.ended) return;
     if (kind === 'c') return this.dir.readConfig(rt, true);
     if (kind === 'i') return this.opts.inboxes.read(rt, owner!, true);
+  }
+
+  /**
+   * A read no caller waits on failed. What it reads says its own problems (an unreadable inbox,
+   * a broken config); what gets here is mostly the journal not taking what was read, which
+   * nothing else would tell.
+   */
+  private readFailed(key: string, e: Error): void {
+    if (this.opts.stopping()) return;
+    const [kind, team, owner] = key.split('\u0000');
+    const what = kind === 'i' ? `${team}/inboxes/${owner}.json` : kind === 'c' ? `${team}/config.json` : kind === 't' ? `the tasks of ${team}` : kind === 'seen' ? 'the transcripts' : kind === 'sessions' ? "the leads' sessions" : 'the teams';
+    this.dir.problem({ kind: 'journal', file: 'journal', message: `reading ${what} failed (${e.message})` });
   }
 
   private async tick(): Promise<void> {
