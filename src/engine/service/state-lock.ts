@@ -48,7 +48,7 @@ export async function acquireStateLock(stateDir: string): Promise<() => Promise<
       return async () => {
         if (released) return;
         released = true;
-        // A lock left behind names this process, which is gone by then: the next start takes it over.
+        // Best effort: a lock left behind names its owner's pid, and is taken over once that process is gone.
         await unlink(path).catch(() => {});
       };
     } catch (e) {
