@@ -47,6 +47,7 @@ async function loop(): Promise<void> {
     try {
       await pause(rng.int(opts.holdMs[0], opts.holdMs[1]));
     } finally {
+      // As Claude's lockfile: a lock that cannot be removed goes stale and is taken over.
       await release().catch(() => {});
     }
   }

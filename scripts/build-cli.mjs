@@ -122,6 +122,7 @@ async function buildFirstScreen() {
 
 /** Writes a file through a temporary name when its contents changed; says whether they did. */
 async function writeIfChanged(file, contents) {
+  // Not there yet (or unreadable): it is written.
   const old = await readFile(file, 'utf8').catch(() => undefined);
   if (old === contents) return false;
   await mkdir(CLI_DIR, { recursive: true });

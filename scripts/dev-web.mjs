@@ -31,10 +31,12 @@ let stopping = false;
 async function stopAll(code) {
   if (stopping) return;
   stopping = true;
+  // On the way out: the children and the temp folder must still go, whatever vite says.
   await vite?.close().catch(() => {});
   await Promise.all(
     children.map((c) => (c.exitCode !== null || c.signalCode !== null ? undefined : new Promise((r) => (c.once('exit', r), c.kill('SIGTERM'))))),
   );
+  // A temp folder left behind is the system's to clear; the exit code is what matters now.
   if (base) await rm(base, { recursive: true, force: true }).catch(() => {});
   process.exit(code);
 }

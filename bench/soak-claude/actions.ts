@@ -131,6 +131,7 @@ export class Soak {
         rec.status = r.status as SendRecord['status'];
         if (r.status === 'undeliverable') rec.error = r.reason ?? 'undeliverable';
       } finally {
+        // The send's outcome is recorded above; a client that fails to hang up changes nothing.
         if (!shared) await c.stop().catch(() => undefined);
       }
     } catch (e) {
@@ -227,8 +228,10 @@ export class Soak {
     if (!this.deck.engine()) return false;
     this.log(`asking ${member} to work for 20 s, to crash the engine right after a write to it`);
     await this.send({ team: life.team, to: member, channel: 'inbox', via: 'cli', purpose: 'stream', extra: '[[WORK:20]]' });
+    // Each wait that runs out is a "no": this time there is no crash to cause, as logged below.
     const busy = await waitFor(() => this.busyTeammates(life, 13_000).includes(member), { what: `${member} to start working`, timeoutMs: 8_000, intervalMs: 50 }).catch(() => false);
     while (this.killing) await this.killing;
+    // (A "no" too, logged below.)
     const unlocked = await waitFor(() => !existsSync(join(dir, `${member}.json.lock`)), { what: 'its inbox unlocked', timeoutMs: 3_000, intervalMs: 20 }).catch(() => false);
     const engine = this.deck.engine();
     if (!busy || !engine || !unlocked) {
@@ -244,6 +247,7 @@ export class Soak {
     });
     try {
       void this.send({ team: life.team, to: member, channel: 'inbox', via: 'socket', purpose: 'after-write' });
+      // No write within 5 s: no crash this time (killedAt stays 0, checked below).
       await waitFor(() => at.killedAt > 0, { what: 'the write to land', timeoutMs: 5_000, intervalMs: 2 }).catch(() => undefined);
     } finally {
       w.close();
@@ -331,11 +335,13 @@ export class Soak {
       // Its model has the request (Claude is done with the inbox): it answers after a moment.
       const asked = (r: { agent: string; newText: string; headers: Record<string, unknown> }) =>
         r.agent === member && String(r.headers['x-claude-code-agent-id']).endsWith(`@${life.team}`) && r.newText.includes('shutdown_request');
+      // Not taken within 30 s: nothing is held for it, and its approval is waited for all the same.
       const taken = await waitFor(() => this.deck.api.log.some(asked), { what: `${member}'s model to get its shutdown request`, timeoutMs: 30_000, intervalMs: 5 }).catch(() => false);
       const held = taken && (await this.hold(life, member, 'after-shutdown'));
       const rec = held ? this.send({ team: life.team, to: member, channel: 'inbox', via: 'socket', purpose: 'after-shutdown' }) : undefined;
       const approved = await obs
         .waitForEntry(`teams/${life.team}/inboxes/${LEAD}.json`, (e) => e.from === member && frameOf(e)?.type === 'shutdown_approved', 30_000)
+        // Not within 30 s: noted just below.
         .catch(() => undefined);
       if (approved) {
         sd.approvedAt = approved.firstSeen;
@@ -362,6 +368,7 @@ export class Soak {
         }
       },
       { what: 'the message to be delivered or undeliverable', timeoutMs, intervalMs: 200 },
+      // Neither in time: undefined (still queued), for the caller to judge.
     ).catch(() => undefined);
   }
 }

@@ -162,6 +162,7 @@ export async function openDeck(opts: DeckOptions): Promise<Deck> {
     engines: () => all.map((e) => ({ pid: e.pid, events: e.events, stderr: e.stderr() })),
     close: async ({ keep }) => {
       observer.stop();
+      // The run is over: an engine that fails to stop goes with the run's processes below.
       await engine?.stop().catch(() => undefined);
       // Teamdeck's tmux server outlives its engines by design: this run's goes now, leads with it.
       for (let i = 0; i < 3 && tmux(['list-sessions']).status === 0; i++) {
@@ -170,6 +171,7 @@ export async function openDeck(opts: DeckOptions): Promise<Deck> {
       }
       // A lead cleans up after its pty closes (SIGHUP): let it finish before the folder goes.
       for (const pid of leads) {
+        // Not gone within 5 s: killed just below.
         await waitFor(() => !alive(pid), { what: `lead ${pid} to exit`, timeoutMs: 5_000 }).catch(() => undefined);
         // Still there (this run launched it): it goes too.
         if (alive(pid)) process.kill(pid, 'SIGKILL');

@@ -62,6 +62,7 @@ export async function endLead(soak: Soak, life: TeamLife, kind: EndKind, engineD
   }
   await Promise.all(held.map((m) => soak.send({ team: life.team, to: m, channel: 'inbox', via: 'cli', purpose: 'held' })));
   if (engineDown) await soak.killEngine('before-end', { restart: false });
+  // No client (the engine does not answer now): this end simply has no bursts through the socket.
   const client = engineDown ? undefined : await soak.deck.client().catch(() => undefined);
   const record: NonNullable<TeamLife['end']> = { kind, requested: kind, at: Date.now(), engineDown };
   life.end = record;
@@ -111,11 +112,13 @@ async function endNow(soak: Soak, life: TeamLife, kind: EndKind, record: NonNull
     });
     record.leadGoneAt = Date.now();
     if (record.kind !== 'sigkill') {
+      // Still there after 5 s is an answer too: folderGoneAt stays unset, and the report shows it.
       await waitFor(() => !existsSync(folder), { what: 'the team folder to go', timeoutMs: 5_000, intervalMs: 5 }).catch(() => undefined);
       if (!existsSync(folder)) record.folderGoneAt ??= Date.now();
     }
     await Promise.all(bursts);
   } finally {
+    // The sends' outcomes are recorded already; a client that fails to hang up changes none.
     await client?.stop().catch(() => undefined);
   }
   // And one through the command, a moment later: refused, or undeliverable.
@@ -125,10 +128,12 @@ async function endNow(soak: Soak, life: TeamLife, kind: EndKind, record: NonNull
   // (A team folder made again looks like a running team: no use waiting long then.)
   const shown = await waitFor(
     async () => {
+      // A command that failed this once is asked again on the next look.
       const t = (await soak.deck.cli.teams().catch(() => [])).find((x) => x.id === life.team);
       return t?.state === 'ended' ? 'ended' : record.folderBackAt !== undefined ? 'back' : undefined;
     },
     { what: `Teamdeck to show ${life.team} ended`, timeoutMs: 20_000, intervalMs: 100 },
+    // Not within 20 s: noted just below.
   ).catch(() => undefined);
   if (shown === 'ended') record.shownEndedAt = Date.now();
   else soak.h.notes.push(`Teamdeck did not show ${life.team} ended${shown === 'back' ? ': its folder is back' : ' within 20 s'}`);
@@ -167,12 +172,14 @@ async function typeExit(soak: Soak, life: TeamLife, record: { at: number }, befo
     return b === undefined ? undefined : inputText(b);
   };
   const gone = (ms: number) => waitFor(() => !alive(life.pid), { what: 'the lead to take /exit', timeoutMs: ms, intervalMs: 5 }).then(() => true, () => false);
+  // Not empty within 5 s: noted just below, and /exit is not typed.
   const empty = await waitFor(async () => (await box()) === '', { what: "the lead's input box to be empty", timeoutMs: 5_000, intervalMs: 50 }).catch(() => false);
   if (!empty) {
     soak.h.notes.push(`/exit not typed: the lead's input box held ${JSON.stringify(await box())}`);
     return false;
   }
   soak.deck.tmux(['send-keys', '-t', life.terminal, '-l', '/exit']);
+  // Enter is pressed either way; the attempts below look at what the lead did with it.
   await waitFor(async () => (await box())?.startsWith('/exit'), { what: '/exit in the input box', timeoutMs: 3_000, intervalMs: 25 }).catch(() => undefined);
   await delay(250);
   for (let attempt = 1; attempt <= 3; attempt++) {
@@ -183,6 +190,7 @@ async function typeExit(soak: Soak, life: TeamLife, record: { at: number }, befo
       what: 'the lead to exit or ask',
       timeoutMs: 1_500,
       intervalMs: 10,
+      // Neither within 1.5 s: looked at below.
     }).catch(() => undefined);
     if (next === 'gone') return true;
     if (next === 'asked') {

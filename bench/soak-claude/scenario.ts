@@ -90,6 +90,7 @@ async function killLoop(soak: Soak, stop: () => boolean): Promise<void> {
     if (soak.crashing) continue;
     let why: 'random' | 'mid-send' = 'random';
     if (rng.chance(0.35)) {
+      // None under way within 3 s: the crash comes anyway, between sends.
       await waitFor(() => soak.inflightCount() > 0 || stop(), { what: 'a send under way', timeoutMs: 3_000, intervalMs: 5 }).catch(() => undefined);
       await delay(rng.int(0, 250));
       why = 'mid-send';

@@ -233,6 +233,7 @@ export function createIndexPage(opts: IndexPageOptions): IndexPage {
       const snap = await opts.handlers.dispatch('getSnapshot', []);
       if (!snap.ok) return opts.firstScreen?.warm();
       await readAhead('', snap.value as Snapshot).opened;
+      // Only a head start: the page asks for what it needs anyway, and is told of a failure then.
     })().catch(() => {});
     try {
       await Promise.race([work, late]);

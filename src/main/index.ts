@@ -69,6 +69,7 @@ async function openWindow(): Promise<void> {
   const remember = () => {
     clearTimeout(saveTimer);
     saveTimer = setTimeout(() => {
+      // The window's place is a convenience: one not saved opens at the last saved place, or the default.
       if (!w.isDestroyed()) void saveWindowState(stateDir, currentWindowState(w)).catch(() => {});
     }, 500);
   };
@@ -76,6 +77,7 @@ async function openWindow(): Promise<void> {
   w.on('move', remember);
   w.on('close', () => {
     clearTimeout(saveTimer);
+    // Its place is a convenience: a save that fails must not hold the window's closing up.
     void saveWindowState(stateDir, currentWindowState(w)).catch(() => {});
   });
   w.on('closed', () => {

@@ -151,6 +151,7 @@ export async function updateConfigInPlace(configPath: string, change: (config: C
     }
     return config;
   } finally {
+    // As Claude's lockfile: a lock that cannot be removed goes stale and is taken over.
     await release().catch(() => undefined);
   }
 }

@@ -154,6 +154,7 @@ export async function claudeSend(teamDir: string, member: string, message: Claud
     await writeFile(tmp, JSON.stringify(all, null, 2), { flag: 'wx' });
     await rename(tmp, path);
   } finally {
+    // As Claude's lockfile: a lock that cannot be removed goes stale and is taken over.
     await release().catch(() => undefined);
   }
   if (!(await exists(configPath))) {
@@ -208,6 +209,7 @@ export async function claudeTake(path: string, first?: (m: ClaudeMessage) => boo
     await rename(tmp, path);
     return { messages, invalid };
   } finally {
+    // As Claude's lockfile: a lock that cannot be removed goes stale and is taken over.
     await release().catch(() => undefined);
   }
 }

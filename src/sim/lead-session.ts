@@ -126,6 +126,7 @@ export class SessionFile {
       await writeFile(tmp, JSON.stringify(this.body()));
       await rename(tmp, this.path);
     });
+    // The caller gets this write's failure from `job`; the queue only orders the writes.
     this.queue = job.catch(() => undefined);
     return job;
   }

@@ -167,6 +167,7 @@ export async function startLead(opts: StartLeadOptions): Promise<SimLead> {
   const setBusy = (who: string, on: boolean) => {
     if (on) busy.add(who);
     else busy.delete(who);
+    // A status the sessions file did not take is superseded by the next change; the lead works on.
     void session.setStatus(busy.size > 0 ? 'busy' : 'idle').catch(() => undefined);
   };
   const pause = async (ms: number) => {
@@ -302,6 +303,7 @@ export async function startLead(opts: StartLeadOptions): Promise<SimLead> {
       // Found shutdown approvals: the teammate is killed and leaves config before the model sees anything.
       for (const name of terminated) {
         live.delete(name);
+        // A config that is gone (the team ended meanwhile) has no member left to remove.
         if (await removeFromConfig(p.configPath, name).catch(() => false)) emit({ kind: 'left', member: name });
       }
       if (blocks.length > 0) await leadModelTurn(blocks, asks);

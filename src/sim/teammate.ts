@@ -150,6 +150,7 @@ export function runTeammate(opts: RunMemberOptions): MemberHandle {
       if (!opts.leadRemovesMember) {
         // No lead in this process to read the approval: leave config the way it would have done.
         await pause(opts.leaveDelayMs ?? LEAVE_DELAY_MS);
+        // A config that is gone (the team ended meanwhile) has no member left to remove.
         if (!abort.signal.aborted && (await removeFromConfig(p.configPath, opts.name).catch(() => false))) emit({ kind: 'left', member: opts.name });
       }
       await transcript.flush();

@@ -118,6 +118,7 @@ export class Transcript {
       await this.ready;
       await appendFile(this.path, line);
     });
+    // The caller gets this row's failure from `job`; the queue only orders the appends.
     this.queue = job.catch(() => undefined);
     return job.then(() => row);
   }

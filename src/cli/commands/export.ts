@@ -40,6 +40,7 @@ async function checkOut(out: string, force: boolean): Promise<void> {
   });
   if (st?.isDirectory()) throw new OutputRefused(`${out} is a folder; give the file to write, e.g. ${join(out, 'thread.md')}`);
   if (st && !force) throw new OutputRefused(`${out} already exists; pass --force to replace it`);
+  // The lstat above already refused a path it could not resolve: what fails here is a folder not there.
   const parent = await stat(dirname(out)).catch(() => undefined);
   if (!parent?.isDirectory()) throw new OutputRefused(`the folder ${dirname(out)} does not exist`);
 }
@@ -52,6 +53,7 @@ async function writeWhole(out: string, text: string, force: boolean): Promise<vo
   });
   try {
     if (force) {
+      // Nothing there that we can look at: the rename says what, if anything, is wrong.
       if ((await lstat(out).catch(() => undefined))?.isDirectory()) throw new OutputRefused(`${out} is a folder`);
       await rename(tmp, out);
       return;
@@ -61,6 +63,7 @@ async function writeWhole(out: string, text: string, force: boolean): Promise<vo
       if (e.code === 'EEXIST') throw new OutputRefused(`${out} already exists; pass --force to replace it`);
       // A file system without hard links: the check above is all there is.
       if (e.code !== 'EPERM' && e.code !== 'ENOTSUP' && e.code !== 'EOPNOTSUPP' && e.code !== 'ENOSYS') throw e;
+      // Nothing there that we can look at: the rename says what, if anything, is wrong.
       if (await lstat(out).catch(() => undefined)) throw new OutputRefused(`${out} already exists; pass --force to replace it`);
       await rename(tmp, out);
     });

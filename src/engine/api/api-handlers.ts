@@ -143,6 +143,7 @@ export class ApiHandlers {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // A switch's failure went to whoever asked for it; closing only waits for it to end.
     await this.switching.catch(() => {});
     this.unsubscribe();
     this.listeners.clear();
@@ -202,6 +203,7 @@ export class ApiHandlers {
       this.unsubscribe = next.onEvent((ev) => this.emit(ev));
       this.emit({ type: 'snapshot', snapshot: await this.snapshot() });
     });
+    // The caller gets this switch's failure from `run`; the chain only orders the switches.
     this.switching = run.catch(() => {});
     return run;
   }
@@ -212,6 +214,7 @@ export class ApiHandlers {
       await this.switchRoot({ root: demo.teamsRoot, source: 'demo', alsoLooked: [this.choice.root, ...this.choice.alsoLooked] }, demo.stateDir);
       await demo.run();
     } catch (e) {
+      // The failure to report is the one thrown below; a demo that also fails to stop leaves only its temp folders.
       await demo.stop().catch(() => {});
       throw e;
     }

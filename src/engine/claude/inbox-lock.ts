@@ -53,6 +53,7 @@ export async function lockInbox(inboxPath: string, options: lockfile.LockOptions
     release = await lockfile.lock(inboxPath, options);
   }
   return () => {
+    // A lock that could not be removed goes stale and is taken over, by us and by Claude alike.
     const done = release().catch(() => {});
     releasing.set(inboxPath, done);
     void done.then(() => {

@@ -75,9 +75,11 @@ export class InboxReader {
   constructor(private readonly minBytes = TAIL_READ_MIN_BYTES) {}
 
   async read(path: string, team: string, owner: string): Promise<TailRead> {
-    // Everything that is not a plain, huge, regular file takes the ordinary path (and its checks).
-    const folder = await lstat(dirname(path)).catch(() => undefined);
-    const st = await lstat(path).catch(() => undefined);
+    // Everything that is not a plain, huge, regular file takes the ordinary path (and its checks),
+    // as does one that cannot even be looked at: readInbox then says why.
+    const look = (p: string) => lstat(p).catch(() => undefined);
+    const folder = await look(dirname(path));
+    const st = await look(path);
     if (!folder?.isDirectory() || !st?.isFile() || st.size < this.minBytes) {
       this.last.delete(path);
       return readInbox(path, team, owner);

@@ -210,6 +210,7 @@ async function underInboxLock<T>(
 async function unreadable(inboxPath: string, reason: string, bytes: Buffer, opts: ModifyOptions): Promise<AdmissionError> {
   let preservedAt: string | undefined;
   if (opts.preserveDir) {
+    // The copy is extra: the inbox is left untouched either way, and the refusal says whether its bytes were kept.
     preservedAt = await preserveBytes(opts.preserveDir, opts.preserveLabel ?? basename(inboxPath), bytes).catch(() => undefined);
   }
   return new AdmissionError(`inbox ${basename(inboxPath)} is unreadable (${reason}); left untouched${preservedAt ? ', bytes kept' : ''}`, true, 'ECORRUPT', preservedAt);

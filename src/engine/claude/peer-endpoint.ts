@@ -271,6 +271,7 @@ export async function openPeerEndpoint(opts: PeerEndpointOptions): Promise<PeerE
     await chmod(path, 0o600);
   } catch (e) {
     server.close();
+    // The chmod's failure is what the caller needs; a socket file left here is cleared by the next open (clearStale).
     await unlink(path).catch(() => {});
     throw new PeerEndpointError(`cannot make ${path} private (${code(e) ?? String(e)})`);
   }
@@ -287,6 +288,7 @@ export async function openPeerEndpoint(opts: PeerEndpointOptions): Promise<PeerE
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // Only our own socket file: a later endpoint may have taken the path meanwhile.
       const st = await lstat(path).catch(() => undefined);
+      // Gone already is what we want; one we could not remove is cleared by the next open (clearStale).
       if (st && st.ino === ino) await unlink(path).catch(() => {});
     },
   };

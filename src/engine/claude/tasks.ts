@@ -106,6 +106,7 @@ export class TaskListReader {
     const rel = (name?: string) => (name === undefined ? `tasks/${this.list}` : `tasks/${this.list}/${name}`);
     // The tasks folder and the list folder must be real folders: a link is never followed.
     for (const d of [join(this.configDir, 'tasks'), this.dir]) {
+      // Not there (no task was made for the team yet, the usual case), or not ours to look at: no board.
       const st = await lstat(d).catch(() => undefined);
       if (!st) return this.forget(board);
       if (!st.isDirectory()) {

@@ -199,6 +199,7 @@ export class TranscriptWatch {
    */
   poll(leadName: string, ours: ReadonlySet<string> = new Set()): Promise<TranscriptFindings> {
     const next = this.polling.then(() => this.pollNow(leadName, ours));
+    // Its caller gets this poll's failure from `next`; the chain only orders the polls.
     this.polling = next.catch(() => undefined);
     return next;
   }

@@ -209,6 +209,8 @@ export class SocketChannel {
     this.closed = true;
     const all = [...this.endpoints.values()];
     this.endpoints.clear();
+    // At stop: an endpoint that never opened has nothing to close (its send was told why), and
+    // a socket file a close leaves behind is cleared by the next open.
     for (const e of all) await (await e.catch(() => undefined))?.close().catch(() => {});
   }
 }

@@ -70,6 +70,7 @@ export async function writeFileAtomic(
     if (small) renameSync(tmp, path);
     else await rename(tmp, path);
   } catch (e) {
+    // The rename's error is the one the caller needs; a temp file left behind is never taken for the file.
     await unlink(tmp).catch(() => {});
     throw e;
   }
@@ -93,6 +94,7 @@ async function writeTempNow(tmp: string, bytes: Uint8Array, sync: boolean, stat:
     if (sync) await fsyncFd(fd);
     return stat ? fstatSync(fd, { bigint: true }) : undefined;
   } catch (e) {
+    // The write's error is the one the caller needs; a temp file left behind is never taken for the file.
     await unlink(tmp).catch(() => {});
     throw e;
   } finally {
@@ -107,6 +109,7 @@ async function writeTemp(tmp: string, bytes: Uint8Array, sync: boolean, stat: bo
     if (sync) await fh.sync();
     return stat ? await fh.stat({ bigint: true }) : undefined;
   } catch (e) {
+    // The write's error is the one the caller needs; a temp file left behind is never taken for the file.
     await unlink(tmp).catch(() => {});
     throw e;
   } finally {
@@ -122,6 +125,7 @@ export async function fsyncDir(dir: string): Promise<void> {
   } catch {
     // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic.
   } finally {
+    // Only opened to fsync: closing it can lose nothing.
     await fh?.close().catch(() => {});
   }
 }

@@ -2,12 +2,18 @@
 // reads each file once, and a hint that arrives during a read schedules one more (the trailing
 // read), so the last change is always read.
 
-/** Runs `task(key)` for each scheduled key, never two at once per key, always once more after a hint. */
+/**
+ * Runs `task(key)` for each scheduled key, never two at once per key, always once more after a
+ * hint. Nobody waits on a task: its failure goes to `failed`.
+ */
 export class Coalescer {
   private state = new Map<string, { running: boolean; dirty: boolean }>();
   private idle: Array<() => void> = [];
 
-  constructor(private readonly task: (key: string) => Promise<void>) {}
+  constructor(
+    private readonly task: (key: string) => Promise<void>,
+    private readonly failed: (key: string, e: unknown) => void,
+  ) {}
 
   schedule(key: string): void {
     let s = this.state.get(key);
@@ -25,8 +31,8 @@ export class Coalescer {
       s.dirty = false;
       try {
         await this.task(key);
-      } catch {
-        // the task reports its own problems
+      } catch (e) {
+        this.failed(key, e);
       }
     } while (s.dirty);
     s.running = false;

@@ -19,6 +19,7 @@ export class FolderWatches {
   /** Watches `dir` (when it is a real folder) and calls `onName` with each changed entry's name. */
   async add(dir: string, onName: (name: string) => void): Promise<void> {
     if (this.closed) return;
+    // Not there, or not to be looked at: it is watched as missing, and looked for again on the tick.
     const st = await lstat(dir).catch(() => undefined);
     const had = this.watches.get(dir);
     // A folder removed (or replaced) since it was watched: the old watch sees nothing any more.

@@ -240,6 +240,7 @@ export class InboxIngest {
   private async takeMarked(rt: Team, owner: string, mark: InboxMark | undefined): Promise<boolean> {
     if (!mark || awaitsReceipt(rt, owner)) return false;
     const inboxes = teamPaths(this.ctx.teamsRoot, rt.id).inboxes;
+    // One that cannot be looked at is not taken as marked: its ordinary read says why.
     const [folder, st] = await Promise.all([lstat(inboxes).catch(() => undefined), lstat(join(inboxes, `${owner}.json`)).catch(() => undefined)]);
     if (!folder?.isDirectory() || !st?.isFile() || !sameLooks(mark, looksOf(st))) return false;
     const t = this.of(rt);

@@ -2,7 +2,7 @@
 // what the user sends become findable while the engine runs; the index survives a restart, is
 // rebuilt the same when it is deleted or damaged, reads only what is new after a restart, and
 // finds an ended team's messages.
-import { readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../shared/contract.js';
@@ -173,6 +173,20 @@ describe('search through the engine', () => {
     const r = await svc.search({ query: 'chapter', team: 'beta' });
     expect(summary(r)).toEqual([['beta', 'writer', 'member', 'The retry chapter is drafted']]);
     expect(r.hits[0]!.teamName).toBe('beta');
+  });
+
+  it('a journal segment that cannot be opened is a problem, not skipped for good (its messages would never be found)', async () => {
+    await seed();
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    await svc.stop();
+    // A segment after alpha's own that no open can follow: a link to itself (ELOOP).
+    const seg = join(t.stateDir, 'journal', 'alpha', 'seg-00000009.jsonl');
+    await symlink(seg, seg);
+    svc = new TeamService({ teamsRoot: t.root, stateDir: t.stateDir, watch: false });
+    await svc.start();
+    await svc.search({ query: 'retry' });
+    expect(svc.problems()).toContainEqual({ kind: 'journal', file: 'search/index.sqlite', message: expect.stringMatching(/^search index: journal\/alpha not indexed: ELOOP/) });
   });
 });
 

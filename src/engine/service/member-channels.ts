@@ -72,8 +72,8 @@ export class MemberChannels {
   }
 
   async stop(): Promise<void> {
-    await this.hosted.stop().catch(() => {});
-    await this.sockets.close().catch(() => {});
+    // The engine stops whatever one part says: the journals must still be closed and the lock let go.
+    for (const part of [() => this.hosted.stop(), () => this.sockets.close()]) await part().catch(() => {});
   }
 
   /** The ways a message can reach `member` now, in words; the preferred one is marked. */

@@ -69,7 +69,10 @@ export class ReadSchedule {
   constructor(private readonly opts: ReadScheduleOptions) {
     const { safetyNetMs, rescanMs } = opts;
     this.net = new SafetyNetClock(safetyNetMs === undefined ? SAFETY_NET_TICKS : Math.max(1, Math.round(safetyNetMs / rescanMs)));
-    this.reads = new Coalescer((key) => this.readKey(key));
+    this.reads = new Coalescer(
+      (key) => this.readKey(key),
+      (key, e) => this.readFailed(key, e as Error),
+    );
   }
 
   private get dir(): TeamDirectory {
@@ -94,7 +97,6 @@ export class ReadSchedule {
   async firstRead(): Promise<void> {
     if (this.opts.openInBackground) {
       await this.dir.listUnopened();
-      // A team this pass fails to read is read again by the next rescan, or when it is asked for.
       const gate = new Promise<void>((resolve) => {
         this.letBackgroundBegin = resolve;
         setTimeout(resolve, BACKGROUND_AFTER_MS).unref?.();
@@ -104,7 +106,9 @@ export class ReadSchedule {
         .then(() => this.dir.scanTeams(true))
         .then(() => this.opts.pollTranscripts())
         .then(() => this.live.tick())
-        .catch(() => {});
+        // Nobody waits on this pass: the teams it did not read stay missing or short until the
+        // next rescan (or until asked for), so the user is told why.
+        .catch((e: Error) => this.dir.problem({ kind: 'journal', file: 'journal', message: `reading the teams in the background stopped (${e.message}); the teams not read yet are read at the next rescan` }));
     } else {
       await this.dir.scanTeams(true);
       // Receipts and answers already in the transcripts (a one-shot command sees them too).
@@ -153,6 +157,7 @@ export class ReadSchedule {
     this.beginBackground();
     if (this.rescanTimer) clearInterval(this.rescanTimer);
     if (this.seenTimer) clearTimeout(this.seenTimer);
+    // At stop: a watch that will not close sees nothing the engine would act on any more.
     await this.watcher?.close().catch(() => {});
   }
 
@@ -195,6 +200,18 @@ export class ReadSchedule {
     if (!rt || rt.ended) return;
     if (kind === 'c') return this.dir.readConfig(rt, true);
     if (kind === 'i') return this.opts.inboxes.read(rt, owner!, true);
+  }
+
+  /**
+   * A read no caller waits on failed. What it reads says its own problems (an unreadable inbox,
+   * a broken config); what gets here is mostly the journal not taking what was read, which
+   * nothing else would tell.
+   */
+  private readFailed(key: string, e: Error): void {
+    if (this.opts.stopping()) return;
+    const [kind, team, owner] = key.split('\u0000');
+    const what = kind === 'i' ? `${team}/inboxes/${owner}.json` : kind === 'c' ? `${team}/config.json` : kind === 't' ? `the tasks of ${team}` : kind === 'seen' ? 'the transcripts' : kind === 'sessions' ? "the leads' sessions" : 'the teams';
+    this.dir.problem({ kind: 'journal', file: 'journal', message: `reading ${what} failed (${e.message})` });
   }
 
   private async tick(): Promise<void> {

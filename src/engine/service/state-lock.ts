@@ -48,6 +48,7 @@ export async function acquireStateLock(stateDir: string): Promise<() => Promise<
       return async () => {
         if (released) return;
         released = true;
+        // Best effort: a lock left behind names its owner's pid, and is taken over once that process is gone.
         await unlink(path).catch(() => {});
       };
     } catch (e) {
@@ -98,12 +99,14 @@ async function takeOver(path: string, dead: Buffer, label: string): Promise<void
     await writeFile(token, String(process.pid), { flag: 'wx' });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    // Another process is taking it over. If that process died doing so, the token goes stale.
+    // Another process is taking it over. If that process died doing so, the token goes stale
+    // (and whoever removes it first wins; the others look again).
     if ((await ageMs(token)) > TAKEOVER_STALE_MS) await unlink(token).catch(() => {});
     else await new Promise((r) => setTimeout(r, 20));
     return;
   }
   // Only the token holder removes the lock, so it is still the dead one, or already gone.
   const now = await readFile(path).catch(() => undefined);
+  // One that stays is found dead again on the next look.
   if (now?.equals(dead)) await unlink(path).catch(() => {});
 }

@@ -88,7 +88,11 @@ export class TeamService implements TeamServiceApi {
     const schedule = (key: string) => this.reading.schedule(key);
     this.memberChannels = new MemberChannels({
       configDir, teamsRoot, now, senderName, teams, emit, terminalHost: opts.terminalHost,
-      onReply: (rt, line, replyTo) => void answerToSocket({ now, senderName, emit, delivery: this.delivery }, rt, line, replyTo).catch(() => {}),
+      // Nobody waits on a socket answer: one the journal did not take is lost from the thread, said as the team's problem.
+      onReply: (rt, line, replyTo) =>
+        void answerToSocket({ now, senderName, emit, delivery: this.delivery }, rt, line, replyTo).catch((e: Error) =>
+          this.dir.teamProblem(rt, 'socket-answer', { kind: 'journal', file: `journal/${rt.id}`, message: `${rt.lead?.name ?? 'the lead'}'s answer on Teamdeck's messaging socket could not be written to the journal (${e.message}), so it is not in the thread` }, true),
+        ),
       onStatus: (rt, id) => this.delivery.announceMessage(rt, id),
       sessionOf: (rt) => this.live.sessionOf(rt),
       readSession: (rt, pid) => this.live.readSessionNow(rt, pid),
@@ -192,6 +196,7 @@ export class TeamService implements TeamServiceApi {
     // closed below.
     await this.reading.background;
     await Promise.all(this.preparing);
+    // The index reports its own problems; what it did not read, it reads at the next start.
     await this.searchIndex.stop().catch(() => {});
     await this.delivery.stop();
     // What the last sends left running after their answer: lock releases, inbox folder fsyncs.
@@ -201,6 +206,7 @@ export class TeamService implements TeamServiceApi {
     for (const t of this.teams.values()) {
       // What saves the next start from reading inboxes the journal already holds (never needed for correctness).
       await this.inboxes.saveMarks(t, journalDirOf(this.stateDir, t.id)).catch(() => {});
+      // Every append already had its answer (a failed one was its caller's to tell): closing loses nothing.
       await t.history.close().catch(() => {});
     }
     await this.release?.();

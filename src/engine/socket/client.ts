@@ -171,6 +171,7 @@ export class EngineSocketClient extends RemoteMethods implements TeamServiceApi 
 
   onEvent(listener: (event: AppEvent) => void): () => void {
     this.listeners.add(listener);
+    // It fails only when the connection is gone, which `lost` tells, and every call after it says.
     if (this.hello) void this.subscribe().catch(() => {});
     return () => this.listeners.delete(listener);
   }

@@ -57,6 +57,7 @@ export async function chooseSocketPlace(stateDir: string, env: NodeJS.ProcessEnv
   const ownDir = await mkdtemp(join(runtimeBase(env), RUNTIME_DIR_PREFIX));
   const path = join(ownDir, SOCKET_NAME);
   if (!fitsSocketAddress(path)) {
+    // The error below is what the caller needs; an empty folder left in the runtime dir is harmless.
     await rmdir(ownDir).catch(() => {});
     throw new Error(`no socket address short enough: both ${inState} and ${path} are longer than ${MAX_SOCKET_PATH_BYTES} bytes`);
   }
@@ -90,6 +91,7 @@ export async function writeEngineInfo(stateDir: string, info: EngineInfo): Promi
   try {
     await rename(tmp, infoPath(stateDir));
   } catch (e) {
+    // The rename's error is what the caller needs; a temp file left is never read as the info file.
     await unlink(tmp).catch(() => {});
     throw e;
   }
@@ -97,7 +99,10 @@ export async function writeEngineInfo(stateDir: string, info: EngineInfo): Promi
 
 /** Removes the info file if it is still the one with this token (a later owner may have replaced it). */
 export async function removeEngineInfo(stateDir: string, token: string): Promise<void> {
+  // One we cannot read is not ours to remove.
   const now = await readEngineInfo(stateDir).catch(() => undefined);
+  // Gone already is what we want; one left names a socket that no longer answers, which a
+  // client is told, and the next owner writes its own over it.
   if (now?.token === token) await unlink(infoPath(stateDir)).catch(() => {});
 }
 
@@ -109,9 +114,12 @@ export async function removeEngineInfo(stateDir: string, token: string): Promise
  */
 export async function clearStaleSocket(stateDir: string): Promise<void> {
   if (isWindows) return; // a dead process's named pipe disappears with it
+  // No info file we can read: no runtime folder to clear.
   const old = await readEngineInfo(stateDir).catch(() => undefined);
   if (old && old.path !== join(stateDir, SOCKET_NAME) && basename(dirname(old.path)).startsWith(RUNTIME_DIR_PREFIX)) {
+    // Best effort: what a crashed owner left outside the state dir never stands in the way of this engine's socket.
     await removeSocketFile(old.path).catch(() => {});
+    // A folder holding anything else stays, as intended (see above).
     await rmdir(dirname(old.path)).catch(() => {});
   }
   await removeSocketFile(join(stateDir, SOCKET_NAME));
@@ -119,6 +127,7 @@ export async function clearStaleSocket(stateDir: string): Promise<void> {
 
 /** Unlinks `path` if it is a socket; anything else there is not ours to remove. */
 export async function removeSocketFile(path: string): Promise<void> {
+  // Nothing we can look at there: nothing to remove (a listen there says why it cannot).
   const st = await lstat(path).catch(() => undefined);
   if (!st) return;
   if (!st.isSocket()) throw new Error(`${path} exists and is not a socket; move it away so the engine can serve its socket`);

@@ -11,7 +11,7 @@ import type { ApiError } from '../../shared/contract.js';
 import { describeArgsError } from '../../shared/contract-schema.js';
 import { toApiError } from '../api/api-handlers.js';
 import type { TeamServiceApi } from '../service/service-types.js';
-import { chooseSocketPlace, clearStaleSocket, removeEngineInfo, removeSocketFile, writeEngineInfo } from './location.js';
+import { chooseSocketPlace, clearStaleSocket, removeEngineInfo, removeSocketFile, writeEngineInfo, type SocketPlace } from './location.js';
 import {
   ENGINE_METHODS,
   helloArgsSchema,
@@ -70,8 +70,7 @@ export async function serveEngineSocket(service: TeamServiceApi, stateDir = serv
     await writeEngineInfo(stateDir, { protocol: PROTOCOL_VERSION, pid: process.pid, path: place.path, token });
   } catch (e) {
     server.close();
-    if (!isWindows) await removeSocketFile(place.path).catch(() => {});
-    if (place.ownDir) await rmdir(place.ownDir).catch(() => {});
+    await removePlace(place);
     throw e;
   }
 
@@ -206,10 +205,17 @@ export async function serveEngineSocket(service: TeamServiceApi, stateDir = serv
         for (const s of clients) s.destroy();
         await closed;
         await removeEngineInfo(stateDir, token);
-        if (!isWindows) await removeSocketFile(place.path).catch(() => {});
-        if (place.ownDir) await rmdir(place.ownDir).catch(() => {});
+        await removePlace(place);
       })()),
   };
+}
+
+/** Removes the socket file and the folder made for it, when the server failed to start or closes. */
+async function removePlace(place: SocketPlace): Promise<void> {
+  // Best effort: a socket file left behind is cleared by the next owner (clearStaleSocket).
+  if (!isWindows) await removeSocketFile(place.path).catch(() => {});
+  // An empty folder left in the runtime dir is harmless.
+  if (place.ownDir) await rmdir(place.ownDir).catch(() => {});
 }
 
 function digest(s: string): Buffer {

@@ -237,6 +237,7 @@ export class TeamDirectory {
     this.open.delete(team.id);
     await this.ctx.delivery.forget(team);
     this.ctx.onClose(team);
+    // Every append already had its answer (a failed one was its caller's to tell): closing loses nothing.
     await team.history.close().catch(() => {});
   }
 

@@ -295,6 +295,7 @@ class Host implements TerminalHost {
         throw new TerminalError(`Typing into terminal ${id} failed: ${words(err)}`, 'unavailable');
       }
     });
+    // The caller gets this turn's failure from `turn`; the chain only orders the turns.
     e.turns = turn.catch(() => {});
     return turn;
   }
@@ -307,6 +308,7 @@ class Host implements TerminalHost {
   }
 
   async stop(): Promise<void> {
+    // A failed start was told to whoever started the host; stopping goes on regardless.
     await this.starting?.catch(() => {});
     await this.tmux?.stop();
     await this.pty?.stop();

@@ -106,6 +106,7 @@ export class TerminalRecords {
 
   private queue(id: string, job: () => Promise<void>): Promise<void> {
     const run = (this.chains.get(id) ?? Promise.resolve()).then(job);
+    // The caller gets the job's failure from `run`; the chain only orders the record's writes.
     const tail = run.catch(() => {});
     this.chains.set(id, tail);
     void tail.then(() => {

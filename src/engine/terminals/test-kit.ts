@@ -154,6 +154,7 @@ export async function makeRig(backend: TerminalBackend, cleanup: Array<() => Pro
   };
   cleanup.push(async () => {
     for (const h of hosts) await h.stop();
+    // The test's tmux server may have ended with its last session already.
     await tmuxOn({ stateDir, env }, ['kill-server']).catch(() => {});
     await tmp.remove();
   });

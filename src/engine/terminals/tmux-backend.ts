@@ -172,6 +172,7 @@ export class TmuxBackend implements Backend {
     if (this.polling || this.stopped || this.watched.size === 0) return;
     this.polling = true;
     try {
+      // tmux not answering this once: each lead is looked at by its process instead.
       const all = HAS_PROC ? undefined : await this.panes(['-a']).catch(() => undefined);
       for (const [id, w] of [...this.watched]) {
         let exitCode: number | undefined;
@@ -183,6 +184,7 @@ export class TmuxBackend implements Backend {
         } else {
           const proc = await procState(w.pid, w.procStart);
           if (proc.state === 'running') continue;
+          // No pane to ask (its session is gone): the exit code is the process's own, when known.
           pane = await this.pane(id).catch(() => undefined);
           exitCode = pane?.exitCode ?? (proc.state === 'zombie' ? proc.exitCode : undefined);
         }
@@ -264,6 +266,7 @@ export class TmuxBackend implements Backend {
   /** tmux commands for one terminal run in the order they were asked for. */
   private inOrder<T>(id: string, job: () => Promise<T>): Promise<T> {
     const run = (this.chains.get(id) ?? Promise.resolve()).then(job);
+    // The caller gets the command's failure from `run`; the chain only orders the commands.
     const tail = run.catch(() => {});
     this.chains.set(id, tail);
     void tail.then(() => {
@@ -283,6 +286,7 @@ export class TmuxBackend implements Backend {
     const bytes = Buffer.from(data, 'utf8');
     for (let at = 0; at < bytes.length; at += HEX_KEYS_PER_CALL) {
       const hex = [...bytes.subarray(at, at + HEX_KEYS_PER_CALL)].map((b) => b.toString(16).padStart(2, '0'));
+      // Nobody waits on keystrokes: a pane that cannot take them is gone, which the exit poll tells.
       void this.inOrder(id, () => this.tmux.run(['send-keys', '-H', '-t', this.target(id), ...hex])).catch(() => {});
     }
   }

@@ -47,6 +47,7 @@ function copySelection(term: Terminal): void {
   } catch {
     done = false;
   }
+  // The last try: a refused clipboard loses nothing, the selection is still there to copy another way.
   if (!done) void navigator.clipboard?.writeText(text).catch(() => undefined);
 }
 
