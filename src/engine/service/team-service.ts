@@ -1,40 +1,42 @@
 // The engine's facade: every shell (Electron main, the CLI, the browser host) uses this one
-// class. It owns the state-dir lock and the event stream, and hands each concern to its module:
-// team-directory.ts (which teams there are, running or ended), read-schedule.ts (when what is
-// read: watcher, tick, safety net), member-channels.ts (which channel a send takes), history/
-// (ingest, views, transcripts), delivery/ (journal, outboxes, channels), claude/ (Claude's rules, per era).
+// class. It owns the state-dir lock, the event stream and the settings the parts read (the sender
+// name, the idle threshold), and routes each call to the part that answers it; the parts are made
+// and joined in engine-parts.ts: the directory (teams/, which teams there are, running or ended),
+// the read schedule (when what is read: watcher, tick, safety net), the inbox ingest (ingest/),
+// deliveries (delivery/), the member channels (which channel a send takes), the live views
+// (live/) and the search index (search/).
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
 import type { ChannelOption, LaunchRequest, MemberActivity, MemberInfo, NeedItem, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
 import type { TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
-import { answerToSocket } from '../ingest/socket-answers.js';
-import { pollTranscripts, type ReceiptsContext } from '../ingest/transcript-receipts.js';
 import type { TerminalAvailability } from '../terminals/types.js';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../claude/era.js';
-import { Deliveries } from '../delivery/deliveries.js';
+import type { Deliveries } from '../delivery/deliveries.js';
 import { inboxWritesSettled } from '../claude/inbox-writer.js';
-import { DEFAULT_BACKOFF, type BackoffOptions } from '../delivery/outbox.js';
+import type { BackoffOptions } from '../delivery/outbox.js';
+import { buildEngine } from './engine-parts.js';
 import { checkTarget, checkText, findMember } from '../delivery/send-checks.js';
 import { buildExport } from '../history/export.js';
-import { InboxIngest } from '../ingest/inbox-ingest.js';
+import type { InboxIngest } from '../ingest/inbox-ingest.js';
 import { journalDirOf } from '../journal/team-meta.js';
-import { SearchIndex } from '../search/search-index.js';
+import type { SearchIndex } from '../search/search-index.js';
 import { feedOf, threadOf } from '../history/views.js';
 import { readTextsOf } from '../journal/journal-texts.js';
-import { MemberChannels } from './member-channels.js';
+import type { MemberChannels } from './member-channels.js';
 import { DEFAULT_IDLE_THRESHOLD_MS } from '../teams/presence.js';
-import { ReadSchedule } from './read-schedule.js';
+import type { ReadSchedule } from './read-schedule.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
-import { LiveViews } from '../live/live-views.js';
+import type { LiveViews } from '../live/live-views.js';
 import { acquireStateLock } from './state-lock.js';
-import { TeamDirectory, TeamNotFoundError } from '../teams/team-directory.js';
+import { TeamNotFoundError } from '../errors.js';
+import type { TeamDirectory } from '../teams/team-directory.js';
 import type { Team } from '../team/team.js';
 
-export { TeamNotFoundError } from '../teams/team-directory.js';
+export { TeamNotFoundError } from '../errors.js';
 export { HUGE_INBOX_BYTES } from '../ingest/inbox-ingest.js';
 export { MAX_TEXT_BYTES, MAX_SUMMARY_CHARS } from '../delivery/send-checks.js';
-export const DEFAULT_MAX_PENDING = 64;
+export { DEFAULT_MAX_PENDING } from './engine-parts.js';
 
 export class TeamService implements TeamServiceApi {
   readonly teamsRoot: string;
@@ -79,84 +81,20 @@ export class TeamService implements TeamServiceApi {
     const problem = senderNameProblem(this.senderName);
     if (problem) throw new Error(problem);
     this.watchEnabled = opts.watch ?? true;
-    // Closures, so each module reads the service's state (name, clock, teams) when it asks.
-    const { teamsRoot, stateDir, configDir, now } = this;
-    const emit = (e: AppEvent) => this.emit(e);
-    const senderName = () => this.senderName;
-    const stopping = () => this.stopping;
-    const teams = () => this.teams.values();
-    const schedule = (key: string) => this.reading.schedule(key);
-    this.memberChannels = new MemberChannels({
-      configDir, teamsRoot, now, senderName, teams, emit, terminalHost: opts.terminalHost,
-      // Nobody waits on a socket answer: one the journal did not take is lost from the thread, said as the team's problem.
-      onReply: (rt, line, replyTo) =>
-        void answerToSocket({ now, senderName, emit, delivery: this.delivery }, rt, line, replyTo).catch((e: Error) =>
-          this.dir.teamProblem(rt, 'socket-answer', { kind: 'journal', file: `journal/${rt.id}`, message: `${rt.lead?.name ?? 'the lead'}'s answer on Teamdeck's messaging socket could not be written to the journal (${e.message}), so it is not in the thread` }, true),
-        ),
-      onStatus: (rt, id) => this.delivery.announceMessage(rt, id),
-      sessionOf: (rt) => this.live.sessionOf(rt),
-      readSession: (rt, pid) => this.live.readSessionNow(rt, pid),
-      onIdle: () => schedule('seen'),
-      kick: (team) => {
-        const rt = this.teams.get(team);
-        if (rt) this.delivery.kickTerminal(rt);
+    const parts = buildEngine(
+      { ...opts, configDir: this.configDir, now: this.now, watch: this.watchEnabled },
+      {
+        emit: (e) => this.emit(e),
+        senderName: () => this.senderName,
+        idleMs: () => this.idleMs,
+        stopping: () => this.stopping,
       },
-    });
-    this.delivery = new Deliveries({
-      teamsRoot, stateDir, now, emit, terminal: this.memberChannels.hosted.channelContext(), socket: this.memberChannels.sockets,
-      backoff: opts.backoff ?? DEFAULT_BACKOFF,
-      maxPending: opts.maxPendingPerTarget ?? DEFAULT_MAX_PENDING,
-    });
-    this.inboxes = new InboxIngest({
-      teamsRoot, stateDir, now, emit, delivery: this.delivery,
-      problem: (rt, key, p, announce) => this.dir.teamProblem(rt, key, p, announce),
-      problemGone: (rt, key, announce) => this.dir.problemGone(rt, key, announce),
-      membersChanged: (rt) => this.dir.refreshMembers(rt),
-      compact: (rt) => this.dir.compactJournal(rt, true),
-      scheduleSeenPoll: () => this.reading.scheduleSeenPoll(),
-    });
-    this.dir = new TeamDirectory({
-      teamsRoot, stateDir, configDir, now, emit, senderName, stopping, schedule, delivery: this.delivery, inboxes: this.inboxes,
-      idleMs: () => this.idleMs,
-      // A team's line in the list names the terminal its lead runs in, where this engine hosts it.
-      decorate: (summaries) => this.memberChannels.decorate(summaries),
-      // What members do follows from the roster.
-      onRoster: (rt) => this.live.announceActivity(rt),
-      onClose: (rt) => this.live.forget(rt.id),
-      onJournalWritten: (dir) => this.searchIndex.noteWritten(dir),
-    });
-    this.searchIndex = new SearchIndex({
-      stateDir,
-      onProblem: (message) => this.dir.problem({ kind: 'journal', file: 'search/index.sqlite', message }),
-    });
-    this.live = new LiveViews({
-      configDir, now, emit, senderName, teams, schedule, stopping, watch: this.watchEnabled,
-      waitReason: (rt, id) => this.delivery.waitReasonOf(rt, id),
-      inboxes: (rt) => this.inboxes.owners(rt).map((owner) => ({ owner, messages: this.inboxes.countOf(rt, owner) })),
-      // The messages Claude holds for its user's approval join the queue; a permission prompt of
-      // a lead this engine hosts opens its terminal.
-      withChannels: (needs) => this.memberChannels.needs(needs),
-      // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
-      onActivity: (rt) => this.delivery.kickTerminal(rt),
-    });
+    );
+    ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading } = parts);
     // Stuck messages and asks follow from messages and their states: the needs-you queue
     // listens to the engine's events like any listener.
     this.listeners.add((e) => {
       if (e.type === 'message' || e.type === 'delivery') this.live.scheduleNeeds();
-    });
-    const receipts: ReceiptsContext = {
-      now, emit, senderName, teams, delivery: this.delivery,
-      onRows: (rt, rows) => this.live.onTranscriptRows(rt, rows),
-      addAgents: (rt, agents) => this.dir.addTranscriptAgents(rt, agents),
-      rosterChanged: (rt) => this.dir.announceRoster(rt),
-      scheduleSeenPoll: () => this.reading.scheduleSeenPoll(),
-    };
-    this.reading = new ReadSchedule({
-      teamsRoot, now, stopping, dir: this.dir, inboxes: this.inboxes, live: this.live, watch: this.watchEnabled,
-      pollTranscripts: () => pollTranscripts(receipts),
-      openInBackground: opts.openInBackground ?? false,
-      rescanMs: opts.rescanMs ?? 2_000,
-      safetyNetMs: opts.safetyNetMs,
     });
   }
 
