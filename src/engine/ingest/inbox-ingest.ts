@@ -195,7 +195,7 @@ export class InboxIngest {
         throw e;
       }
     }
-    const fresh = fold.fresh.map((o) => rt.history.observed.get(o.id)!);
+    const fresh = fold.fresh.map((id) => rt.history.observed.get(id)!);
     const mark = markOf(r.looks, r.size, r.messages.length, r.invalidEntries, readAt);
     if (mark) t.folded.set(owner, mark);
     let rosterChanged = false;

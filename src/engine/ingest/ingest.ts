@@ -4,12 +4,13 @@
 // facts follow from what was observed (team/facts.ts).
 import type { TeamMessage } from '../../shared/types.js';
 import { inboxFileStem } from '../claude/paths.js';
-import type { JournalRecord, ObservedWithText } from '../journal/journal.js';
+import type { JournalRecord, ObservedRecord } from '../journal/journal.js';
 import type { Team } from '../team/team.js';
 
 export interface InboxFold {
   records: JournalRecord[];
-  fresh: ObservedWithText[];
+  /** The ids of the messages this read found for the first time. */
+  fresh: string[];
 }
 
 /**
@@ -28,7 +29,7 @@ export function foldInbox(
   writtenSeq: (id: string) => number,
 ): InboxFold {
   const records: JournalRecord[] = [];
-  const fresh: ObservedWithText[] = [];
+  const fresh: string[] = [];
   const ownerStem = inboxFileStem(owner);
   // What this read finds is folded in by the caller (TeamHistory.stage): until then these say
   // what it already found (an inbox can hold an id twice).
@@ -45,12 +46,14 @@ export function foldInbox(
       continue;
     }
     if (rt.history.observed.has(m.id) || observed.has(m.id)) continue;
-    const o: ObservedWithText = { id: m.id, from: m.from, to: owner, text: m.text, timestamp: m.timestamp, at };
-    if (m.summary !== undefined) o.summary = m.summary;
-    if (m.color !== undefined) o.color = m.color;
-    observed.add(o.id);
-    records.push({ t: 'observed', ...o });
-    fresh.push(o);
+    // The record alone: the history folds it into the message it keeps (a first read of a long
+    // inbox makes one object per message fewer).
+    const r: ObservedRecord = { t: 'observed', id: m.id, from: m.from, to: owner, text: m.text, timestamp: m.timestamp, at };
+    if (m.summary !== undefined) r.summary = m.summary;
+    if (m.color !== undefined) r.color = m.color;
+    observed.add(r.id);
+    records.push(r);
+    fresh.push(r.id);
   }
   // A delivered message that is no longer in its inbox was consumed (pruned) by its owner.
   let present: Set<string> | undefined;
