@@ -17,6 +17,7 @@ import { COMPACT_AFTER } from '../journal/journal.js';
 import type { Team } from '../team/team.js';
 import { markOf, sameLooks, writeInboxMarks, type InboxMark } from './inbox-marks.js';
 import { foldInbox } from './ingest.js';
+import { InOrder } from '../in-order.js';
 
 /** An inbox this large is reported: Claude's delivery is known to stall past about 1 MB. */
 export const HUGE_INBOX_BYTES = 1_000_000;
@@ -51,8 +52,8 @@ interface TeamInboxes {
   folded: Map<string, InboxMark>;
   /** A fold failed to reach the journal: no inbox marks are written for this run. */
   spoiled: boolean;
-  /** Per inbox, the read of it under way: one at a time. */
-  reading: Map<string, Promise<void>>;
+  /** Per inbox, its reads: one at a time. */
+  reading: InOrder;
 }
 
 export class InboxIngest {
@@ -66,7 +67,7 @@ export class InboxIngest {
 
   private of(rt: Team): TeamInboxes {
     let t = this.teams.get(rt);
-    if (!t) this.teams.set(rt, (t = { owners: [], seen: new Map(), counts: new Map(), folded: new Map(), spoiled: false, reading: new Map() }));
+    if (!t) this.teams.set(rt, (t = { owners: [], seen: new Map(), counts: new Map(), folded: new Map(), spoiled: false, reading: new InOrder() }));
     return t;
   }
 
@@ -130,17 +131,7 @@ export class InboxIngest {
    * the file as the last seen, so a message appended between them is never read.
    */
   read(rt: Team, owner: string, announce: boolean): Promise<void> {
-    const { reading } = this.of(rt);
-    const run = (reading.get(owner) ?? Promise.resolve()).then(() => this.readOnce(rt, owner, announce));
-    const done = run.then(
-      () => {},
-      () => {},
-    );
-    reading.set(owner, done);
-    void done.then(() => {
-      if (reading.get(owner) === done) reading.delete(owner);
-    });
-    return run;
+    return this.of(rt).reading.run(owner, () => this.readOnce(rt, owner, announce));
   }
 
   private async readOnce(rt: Team, owner: string, announce: boolean): Promise<void> {

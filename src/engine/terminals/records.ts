@@ -5,6 +5,7 @@ import { chmod, mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PermissionModeChoice, TerminalBackend } from '../../shared/types.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
+import { InOrder } from '../in-order.js';
 
 export interface TerminalRecord {
   id: string;
@@ -52,7 +53,8 @@ function parseRecord(text: string, id: string): TerminalRecord | undefined {
 export class TerminalRecords {
   readonly dir: string;
   /** Per record, the write or removal in flight: each waits for the one before (last wins). */
-  private readonly chains = new Map<string, Promise<void>>();
+  /** Each record's writes and its removal, in the order asked for. */
+  private readonly writes = new InOrder();
 
   constructor(stateDir: string) {
     this.dir = join(stateDir, 'terminals');
@@ -87,31 +89,20 @@ export class TerminalRecords {
 
   /** Writes the record as `get()` returns it when its turn comes (so queued writes coalesce to the latest). */
   write(id: string, get: () => TerminalRecord | undefined): Promise<void> {
-    return this.queue(id, async () => {
+    return this.writes.run(id, async () => {
       const rec = get();
       if (rec) await writeFileAtomic(join(this.dir, `${id}.json`), `${JSON.stringify(rec, null, 2)}\n`, { mode: 0o600 });
     });
   }
 
   remove(id: string): Promise<void> {
-    return this.queue(id, () => unlink(join(this.dir, `${id}.json`)).catch((e: NodeJS.ErrnoException) => {
+    return this.writes.run(id, () => unlink(join(this.dir, `${id}.json`)).catch((e: NodeJS.ErrnoException) => {
       if (e.code !== 'ENOENT') throw e;
     }));
   }
 
   /** Waits for every write and removal queued so far. */
   async settle(): Promise<void> {
-    await Promise.all([...this.chains.values()]);
-  }
-
-  private queue(id: string, job: () => Promise<void>): Promise<void> {
-    const run = (this.chains.get(id) ?? Promise.resolve()).then(job);
-    // The caller gets the job's failure from `run`; the chain only orders the record's writes.
-    const tail = run.catch(() => {});
-    this.chains.set(id, tail);
-    void tail.then(() => {
-      if (this.chains.get(id) === tail) this.chains.delete(id);
-    });
-    return run;
+    await this.writes.settled();
   }
 }

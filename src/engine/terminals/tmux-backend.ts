@@ -11,6 +11,7 @@ import { DROPPED_ENV } from './launch-command.js';
 import { procState } from './proc.js';
 import { argvBytes, TMUX_ARGV_LIMIT, TmuxCommandError, type TmuxClient } from './tmux-client.js';
 import { TerminalError } from './types.js';
+import { InOrder } from '../in-order.js';
 
 type PtyModule = typeof import('@lydell/node-pty');
 
@@ -51,7 +52,8 @@ export class TmuxBackend implements Backend {
   readonly kind = 'tmux' as const;
   private readonly attachments = new Map<string, Attachment>();
   private readonly watched = new Map<string, Watched>();
-  private readonly chains = new Map<string, Promise<unknown>>();
+  /** tmux commands for one terminal run in the order they were asked for. */
+  private readonly commands = new InOrder();
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
   private stopped = false;
@@ -263,18 +265,6 @@ export class TmuxBackend implements Backend {
     a.pty.kill();
   }
 
-  /** tmux commands for one terminal run in the order they were asked for. */
-  private inOrder<T>(id: string, job: () => Promise<T>): Promise<T> {
-    const run = (this.chains.get(id) ?? Promise.resolve()).then(job);
-    // The caller gets the command's failure from `run`; the chain only orders the commands.
-    const tail = run.catch(() => {});
-    this.chains.set(id, tail);
-    void tail.then(() => {
-      if (this.chains.get(id) === tail) this.chains.delete(id);
-    });
-    return run;
-  }
-
   input(id: string, data: string): void {
     const a = this.attachments.get(id);
     if (a) {
@@ -287,7 +277,7 @@ export class TmuxBackend implements Backend {
     for (let at = 0; at < bytes.length; at += HEX_KEYS_PER_CALL) {
       const hex = [...bytes.subarray(at, at + HEX_KEYS_PER_CALL)].map((b) => b.toString(16).padStart(2, '0'));
       // Nobody waits on keystrokes: a pane that cannot take them is gone, which the exit poll tells.
-      void this.inOrder(id, () => this.tmux.run(['send-keys', '-H', '-t', this.target(id), ...hex])).catch(() => {});
+      void this.commands.run(id, () => this.tmux.run(['send-keys', '-H', '-t', this.target(id), ...hex])).catch(() => {});
     }
   }
 
@@ -298,7 +288,7 @@ export class TmuxBackend implements Backend {
 
   paste(id: string, text: string): Promise<void> {
     const buffer = `td-${id}`;
-    return this.inOrder(id, async () => {
+    return this.commands.run(id, async () => {
       await this.tmux.run(['load-buffer', '-b', buffer, '-'], { input: text });
       // -p: bracketed when the lead asked for it; -r: LF stays LF; -d: the buffer goes after.
       await this.tmux.run(['paste-buffer', '-p', '-r', '-d', '-b', buffer, '-t', this.target(id)]);
@@ -306,7 +296,7 @@ export class TmuxBackend implements Backend {
   }
 
   enter(id: string): Promise<void> {
-    return this.inOrder(id, async () => {
+    return this.commands.run(id, async () => {
       await this.tmux.run(['send-keys', '-t', this.target(id), 'Enter']);
     });
   }
