@@ -128,7 +128,7 @@ export class Deliveries {
     if (s) this.ctx.emit({ type: 'message', team: rt.id, message: sentToThread(rt, s, this.notesOf(rt)) });
   }
 
-  outboxFor(rt: Team, to: string, channel: ChannelKind = 'inbox'): TargetOutbox {
+  private outboxFor(rt: Team, to: string, channel: ChannelKind = 'inbox'): TargetOutbox {
     const terminal = channel === 'terminal';
     const socket = channel === 'socket';
     const stem = terminal ? TERMINAL_QUEUE : socket ? `\u0000socket:${to}` : inboxFileStem(to);
@@ -307,7 +307,7 @@ export class Deliveries {
     this.announceAll(rt);
   }
 
-  announce(rt: Team, s: SentState, lastAnswer?: number): void {
+  private announce(rt: Team, s: SentState, lastAnswer?: number): void {
     const st = statusOf(rt, s, lastAnswer);
     const { announced } = this.of(rt);
     if (announced.get(s.id) === st) return;

@@ -138,7 +138,7 @@ export class TeamDirectory {
     await this.ended.evict();
   }
 
-  async folderPresent(id: string): Promise<boolean> {
+  private async folderPresent(id: string): Promise<boolean> {
     try {
       return (await lstat(teamPaths(this.ctx.teamsRoot, id).dir)).isDirectory();
     } catch {
