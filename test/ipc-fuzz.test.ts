@@ -310,6 +310,14 @@ function validArgs(name: CallName): unknown[] {
       if (chance(0.4)) req.limit = pick([1, 50, 200]);
       return [req];
     }
+    case 'getUsage':
+      return [chance(0.5) ? {} : { team: pick([TEAM_ID, TEAM]), ...(chance(0.5) ? { since: '2026-01-01' } : {}) }];
+    case 'setBudget':
+      return [chance(0.5) ? { team: TEAM_ID, usd: pick([1, 0.5, null]) } : { daily: true, usd: pick([10, null]) }];
+    case 'getPrices':
+      return [];
+    case 'setPrices':
+      return [{ 'claude-test': { inputPerMTok: 1, outputPerMTok: 2, cacheWritePerMTok: 1.25, cacheReadPerMTok: 0.1 } }];
   }
 }
 
