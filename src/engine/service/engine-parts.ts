@@ -36,6 +36,8 @@ export interface EngineParts {
   reading: ReadSchedule;
   /** What each team spent, its prices and budgets (usage/). */
   usage: UsageBook;
+  /** Reads what the teams' transcripts gained now (a one-shot command reads them to their end). */
+  pollTranscripts: () => Promise<void>;
 }
 
 export interface PartsOptions extends TeamServiceOptions {
@@ -134,6 +136,7 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     // A prices file that parses again takes its problem away (the next snapshot shows none).
     pricesProblem: (message) => (message ? p.dir.problem({ kind: 'prices', file: 'prices.json', message }) : void p.dir.globalProblems.delete('prices:prices.json')),
   });
+  p.pollTranscripts = () => pollTranscripts(receipts);
   p.reading = new ReadSchedule({
     teamsRoot, now, stopping, dir: p.dir, inboxes: p.inboxes, live: p.live, watch,
     pollTranscripts: () => pollTranscripts(receipts),

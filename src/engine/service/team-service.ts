@@ -363,7 +363,7 @@ export class TeamService implements TeamServiceApi {
     if (!this.started) throw new Error('service not started');
     const since = req.since === undefined ? undefined : dayStart(req.since);
     if (since !== undefined && Number.isNaN(since)) throw new SendRefusedError(`--since: ${JSON.stringify(req.since)} is not a day (YYYY-MM-DD)`);
-    if (!this.watchEnabled) await this.reading.settled();
+    if (!this.watchEnabled) await this.readTranscriptsToEnd();
     const order = (team: string) => rosterOrder(this.parts, team);
     if (req.team === undefined) return this.usageBook.all({ since, order, series: true });
     let team = req.team;
@@ -377,6 +377,19 @@ export class TeamService implements TeamServiceApi {
     }
     const all = this.usageBook.all({ since, order, series: false });
     return { ...all, teams: [this.usageBook.report(team, { since, order: order(team), series: true })] };
+  }
+
+  /**
+   * A one-shot command's figures are whole: its transcripts are read until a read adds nothing
+   * (one read takes at most a few MB of each file).
+   */
+  private async readTranscriptsToEnd(): Promise<void> {
+    await this.reading.settled();
+    for (let i = 0; i < 10_000; i++) {
+      const before = this.usageBook.version;
+      await this.parts.pollTranscripts();
+      if (this.usageBook.version === before) return;
+    }
   }
 
   async setBudget(req: BudgetRequest): Promise<Budgets> {

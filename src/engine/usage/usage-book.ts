@@ -153,6 +153,7 @@ export class UsageBook {
    */
   onRows(team: string, member: string, rows: Record<string, unknown>[], live = false): void {
     const b = this.book(team);
+    this.rowsFed += rows.length;
     b.fresh ??= new UsageTally();
     if (live) b.caughtUp = true;
     if (b.fresh.add(member, rows) || live) this.touch(team);
@@ -219,6 +220,13 @@ export class UsageBook {
   teams(): string[] {
     return [...this.books.keys()].filter((t) => this.tallyOf(t) !== undefined);
   }
+
+  /** Rows fed so far, over every team: a read that found none leaves it as it was. */
+  get version(): number {
+    return this.rowsFed;
+  }
+
+  private rowsFed = 0;
 
   has(team: string): boolean {
     return this.tallyOf(team) !== undefined;
