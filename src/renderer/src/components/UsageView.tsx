@@ -105,7 +105,7 @@ function MemberTable({ u }: { u: TeamUsage }) {
       </thead>
       <tbody>
         {u.members.map((m) => (
-          <tr key={m.member} data-testid="usage-row" data-member={m.member} className="border-t border-zinc-100 dark:border-zinc-800">
+          <tr key={m.member} data-testid="usage-row" data-member={m.member} data-messages={m.messages} className="border-t border-zinc-100 dark:border-zinc-800">
             <td className="px-2 py-1 font-medium text-zinc-900 dark:text-zinc-100">{m.member}</td>
             <td className="hidden max-w-[10rem] truncate px-2 py-1 font-mono lg:table-cell text-[11px] text-zinc-500 dark:text-zinc-400" title={m.model}>{m.model}</td>
             <td className="px-2 py-1 text-right">{num(m.messages)}</td>
