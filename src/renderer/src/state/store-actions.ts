@@ -14,7 +14,7 @@ import { connectTerminal, type TerminalConnection, type TerminalConnectionOption
 import * as terminals from './terminal-state';
 import * as view from './view-state';
 import { showUsage } from './usage-state';
-import type { BudgetRequest } from '../../../shared/usage-types';
+import type { BudgetRequest, ModelPrice, PriceInfo } from '../../../shared/usage-types';
 
 export interface DeckActions {
   start(): Promise<void>;
@@ -28,6 +28,10 @@ export interface DeckActions {
   openUsage(on?: boolean, scope?: 'team' | 'all'): void;
   /** Sets or clears a budget; resolves with the refusal in words, if any. */
   setBudget(req: BudgetRequest): Promise<string | undefined>;
+  /** The price table (defaults and overrides), or why not in words. */
+  loadPrices(): Promise<PriceInfo | string>;
+  /** Replaces the price overrides; resolves with the refusal in words, if any. */
+  savePrices(table: Record<string, ModelPrice>): Promise<string | undefined>;
   /** Thread or Activity beside the open member. */
   setPane(pane: MemberPane): void;
   /** Opens a member's thread with one message brought into view (from the needs queue). */
@@ -98,6 +102,16 @@ export function createStoreActions({ api, get, update, clock, once }: StoreKit, 
       loads.openSelection();
       // The days across teams move with every team's spend: asked again each time the view opens.
       if (on) loads.usage(true);
+    },
+    async loadPrices() {
+      const r = await call(() => api.getPrices());
+      return r.ok ? r.value : r.error.message;
+    },
+    async savePrices(table) {
+      const r = await call(() => api.setPrices(table));
+      if (!r.ok) return r.error.message;
+      loads.usage(true);
+      return undefined;
     },
     async setBudget(req) {
       const r = await call(() => api.setBudget(req));
