@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { NeedItem } from '../../shared/types.js';
 import type { AllUsage, BudgetRequest, Budgets, PriceInfo, TeamUsage } from '../../shared/usage-types.js';
+import { TeamdeckError } from '../errors.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { budgetNeeds, type BudgetMark } from './budget-needs.js';
 import { DEFAULT_PRICES, priceTableSchema, pricesProblem, type PriceTable } from './prices.js';
@@ -133,7 +134,9 @@ export class UsageBook {
 
   /** Replaces the overrides (the Settings): written to `<state>/prices.json`, then in effect. */
   async setPrices(overrides: PriceTable): Promise<PriceInfo> {
-    const table = priceTableSchema.parse(overrides);
+    const r = priceTableSchema.safeParse(overrides);
+    if (!r.success) throw new TeamdeckError('invalid', `prices: ${pricesProblem(r.error)}`);
+    const table = r.data;
     await writeFileAtomic(join(this.ctx.stateDir, 'prices.json'), `${JSON.stringify(table, null, 2)}\n`, { mode: 0o600 });
     await this.loadPrices();
     for (const team of this.books.keys()) this.touch(team);
