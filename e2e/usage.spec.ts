@@ -71,7 +71,13 @@ test('the Usage view counts a three-row reply once, live; a budget below the spe
   await expect(item).toContainText(`${sim.teamId} has spent $4`);
   await expect(item).toContainText('of its $3.50 budget');
   await page.screenshot({ path: testInfo.outputPath('usage-budget-need.png') });
+  // The item opens the team's Usage view.
   await page.keyboard.press('Escape');
+  await page.getByTestId('open-feed').click();
+  await expect(page.getByTestId('usage-view')).toHaveCount(0);
+  await page.getByTestId('needs-button').click();
+  await item.getByTestId('need-action').click();
+  await expect(page.getByTestId('usage-view')).toBeVisible();
 
   // Every team per day, at the smallest window size.
   await page.setViewportSize({ width: 800, height: 560 });

@@ -93,6 +93,11 @@ const NeedRow = memo(function NeedRow({ need, onDone }: { need: NeedItem; onDone
       onDone();
       focusTerminal(target.terminal);
     } else if (target.kind === 'pick') setPicking((p) => !p);
+    else if (target.kind === 'usage') {
+      actions.openTeam(target.team);
+      actions.openUsage(true, 'team');
+      onDone();
+    }
     else if (target.kind === 'message') {
       actions.openMessage(target.team, target.member, target.id);
       onDone();
