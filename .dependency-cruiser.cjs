@@ -11,7 +11,7 @@
 /** The engine's folders, lowest first. Folders on one line may not import each other. */
 const ENGINE_LAYERS = [
   ['files'],
-  ['claude', 'terminals'],
+  ['claude', 'terminals', 'usage'],
   ['journal'],
   ['team', 'search'],
   ['history'],

@@ -23,6 +23,9 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   scale: async () => (await import('./scale.js')).benchScale(),
   // 500 ended teams listed from the index beside 20 running ones (`teamdeck gen --ended`).
   'scale-ended': async () => (await import('./scale-ended.js')).benchScaleEnded(),
+  // Usage counted cold over 200 MB of transcripts (BENCH_USAGE_MB=2048 for 2 GB), against reading and parsing them.
+  usage: async () => (await import('./usage.js')).benchUsage(),
+  'usage-visible': async () => (await import('./usage-dom.js')).benchUsageVisible(),
   // 60 s of engine CPU with nothing changing (`--idle-seconds=N` to change it).
   idle: async () => (await import('./idle.js')).benchIdle(),
 };

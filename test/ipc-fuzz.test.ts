@@ -13,7 +13,7 @@
 // nothing was launched, no terminal record was written,
 // not one byte of the teams root or the state dir (journal, settings) has changed, and
 // Object.prototype is untouched. Payloads that would legitimately write (a valid send to a
-// real member, any valid setSettings, startDemo, openExternal or launchTeam) are made invalid
+// real member, any valid setSettings, setBudget, setPrices, startDemo, openExternal or launchTeam) are made invalid
 // first. This engine hosts no terminals, so a well-formed terminal call is refused in words.
 // FUZZ_SEED replays a run; FUZZ_RUNS sets the payloads per call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +44,7 @@ const WS_RUNS = Math.max(1, Math.round(RUNS / 10));
 const TEAM = 'Fuzz Team';
 const TEAM_ID = teamDirName(TEAM);
 const MEMBERS = ['researcher', 'implementer'];
-const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds', 'getChannels', 'getTerminals', 'exportConversation', 'search']);
+const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds', 'getChannels', 'getTerminals', 'exportConversation', 'search', 'getUsage', 'getPrices']);
 /** Calls on one terminal: without a terminal host, a well-formed one is refused. */
 const TERMINAL_CALLS = new Set<CallName>(['attachTerminal', 'terminalInput', 'resizeTerminal', 'detachTerminal', 'closeTerminal']);
 const ALLOWED = new Set(['invalid', 'refused', 'not_found']);
@@ -310,6 +310,14 @@ function validArgs(name: CallName): unknown[] {
       if (chance(0.4)) req.limit = pick([1, 50, 200]);
       return [req];
     }
+    case 'getUsage':
+      return [chance(0.5) ? {} : { team: pick([TEAM_ID, TEAM]), ...(chance(0.5) ? { since: '2026-01-01' } : {}) }];
+    case 'setBudget':
+      return [chance(0.5) ? { team: TEAM_ID, usd: pick([1, 0.5, null]) } : { daily: true, usd: pick([10, null]) }];
+    case 'getPrices':
+      return [];
+    case 'setPrices':
+      return [{ 'claude-test': { inputPerMTok: 1, outputPerMTok: 2, cacheWritePerMTok: 1.25, cacheReadPerMTok: 0.1 } }];
   }
 }
 
@@ -498,6 +506,11 @@ function forceHarmless(name: CallName, args: unknown): unknown {
     case 'launchTeam':
       // An unknown field, or a model that is an option: both must be refused before anything starts.
       return [chance(0.5) ? { ...(a[0] as object), teamsRoot: t.root } : { ...(a[0] as object), model: '--dangerously-skip-permissions' }];
+    case 'setBudget':
+      // A field too many: refused before anything is written.
+      return [{ ...(a[0] as object), teamsRoot: t.root }];
+    case 'setPrices':
+      return [{ 'claude-x': { inputPerMTok: -1, outputPerMTok: 0, cacheWritePerMTok: 0, cacheReadPerMTok: 0 } }];
     case 'openExternal':
       return [pick(['file:///etc/passwd', 'javascript:alert(1)', 'http://user:pw@example.com/', 'ftp://example.com/', 'chrome://gpu', 'about:blank'])];
     default:

@@ -25,6 +25,8 @@ export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['activity', async () => (await import('./commands/activity.js')).activityCommand],
   ['tasks', async () => (await import('./commands/tasks.js')).tasksCommand],
   ['needs', async () => (await import('./commands/needs.js')).needsCommand],
+  ['usage', async () => (await import('./commands/usage.js')).usageCommand],
+  ['budget', async () => (await import('./commands/budget.js')).budgetCommand],
   ['send', async () => (await import('./commands/send.js')).sendCommand],
   ['launch', async () => (await import('./commands/launch.js')).launchCommand],
   ['tail', async () => (await import('./commands/tail.js')).tailCommand],

@@ -155,6 +155,20 @@ export function isHttpUrl(s: string): boolean {
   return (u.protocol === 'http:' || u.protocol === 'https:') && u.username === '' && u.password === '' && u.hostname !== '';
 }
 
+/** A local day, YYYY-MM-DD. */
+const dateSchema = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date such as 2026-12-07');
+export const usageRequestSchema = z.strictObject({ team: nameSchema.optional(), since: dateSchema.optional() });
+/** A budget in USD: positive, at most a billion; null clears it. */
+const budgetUsd = z.number().finite().positive('must be more than 0').max(1e9).nullable();
+export const budgetRequestSchema = z.union([z.strictObject({ team: nameSchema, usd: budgetUsd }), z.strictObject({ daily: z.literal(true), usd: budgetUsd })]);
+const perMTok = z.number().finite().nonnegative().max(100_000);
+export const priceTableSchema = z
+  .record(
+    z.string().min(1).max(MAX_MODEL_LENGTH).refine((s) => !CONTROL.test(s), 'must be a model name'),
+    z.strictObject({ inputPerMTok: perMTok, outputPerMTok: perMTok, cacheWritePerMTok: perMTok, cacheReadPerMTok: perMTok }),
+  )
+  .refine((t) => Object.keys(t).length <= 500, 'must name at most 500 models');
+
 /** The schema of each kind of argument a call may take (contract.ts names them in CALLS). */
 export const ARG_SCHEMAS = {
   team: nameSchema,
@@ -170,6 +184,9 @@ export const ARG_SCHEMAS = {
   terminalInput: terminalInputSchema,
   exportRequest: exportRequestSchema,
   searchRequest: searchRequestSchema,
+  usageRequest: usageRequestSchema,
+  budgetRequest: budgetRequestSchema,
+  priceTable: priceTableSchema,
 } as const satisfies { [K in ArgKind]: z.ZodType<ArgTypes[K]> };
 
 /** A strict tuple of positional arguments (extra ones are refused), with the kinds it was built from. */

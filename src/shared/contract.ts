@@ -19,6 +19,7 @@ import type {
   TeamSummary,
   ThreadMessage,
 } from './types.js';
+import type { AllUsage, BudgetRequest, Budgets, ModelPrice, PriceInfo, TeamUsage, UsageRequest } from './usage-types.js';
 
 /** A conversation exported as a file: Markdown for people, JSON (`teamdeck-export` v1) for programs. */
 export type ExportFormat = 'md' | 'json';
@@ -155,7 +156,9 @@ export type AppEvent =
   | { type: 'needs'; needs: NeedItem[] }
   | { type: 'terminals'; terminals: TerminalInfo[] }
   /** What an attached terminal printed (UTF-8 text with its escape sequences), in order. */
-  | { type: 'terminal-output'; id: string; data: string };
+  | { type: 'terminal-output'; id: string; data: string }
+  /** A team's usage changed (new replies in its transcripts, new prices): its figures now. */
+  | { type: 'usage'; team: string; usage: TeamUsage };
 
 // ---------------------------------------------------------------------------------------------
 // The calls. CALLS below is the one list: the names, the TeamdeckCalls type, the preload bridge,
@@ -186,6 +189,10 @@ export interface ArgTypes {
   terminalInput: string;
   exportRequest: ExportRequest;
   searchRequest: SearchRequest;
+  usageRequest: UsageRequest;
+  budgetRequest: BudgetRequest;
+  /** Model name → its prices per million tokens (the overrides over the defaults). */
+  priceTable: Record<string, ModelPrice>;
 }
 
 export type ArgKind = keyof ArgTypes;
@@ -257,6 +264,13 @@ export const CALLS = {
   exportConversation: call(['exportRequest'], returns<ExportFile>()),
   /** Every team's messages that match the words and phrases, newest first. */
   search: call(['searchRequest'], returns<SearchResult>()),
+  /** What one team (or every team) spent: tokens and USD per member, per hour and per day. */
+  getUsage: call(['usageRequest'], returns<AllUsage>()),
+  /** Sets or clears a team's budget or the daily one across all teams. */
+  setBudget: call(['budgetRequest'], returns<Budgets>()),
+  getPrices: call([], returns<PriceInfo>()),
+  /** Replaces the price overrides (`<state>/prices.json`), merged over the defaults. */
+  setPrices: call(['priceTable'], returns<PriceInfo>()),
 };
 
 type Calls = typeof CALLS;

@@ -104,7 +104,7 @@ export interface RosterEntry extends MemberInfo {
 }
 
 export interface TeamProblem {
-  kind: 'config' | 'inbox' | 'watch' | 'journal';
+  kind: 'config' | 'inbox' | 'watch' | 'journal' | 'prices';
   /** Path relative to the teams root (or the state dir for the journal). */
   file: string;
   message: string;
@@ -238,7 +238,7 @@ export interface TaskBoard {
   problems: TeamProblem[];
 }
 
-export type NeedKind = 'permission' | 'plan-approval' | 'stuck-queued' | 'stuck-taken' | 'idle-with-mail' | 'orphan-inbox' | 'held';
+export type NeedKind = 'permission' | 'plan-approval' | 'stuck-queued' | 'stuck-taken' | 'idle-with-mail' | 'orphan-inbox' | 'held' | 'budget';
 
 /** Something the team waits on the human for. Clears itself when resolved. */
 export interface NeedItem {

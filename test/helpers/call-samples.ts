@@ -17,6 +17,9 @@ export const SAMPLE_ARGS: { readonly [K in ArgKind]: ArgTypes[K] } = {
   terminalInput: 'ls\r',
   exportRequest: { team: 'alpha', format: 'md' },
   searchRequest: { query: 'hello' },
+  usageRequest: { team: 'alpha' },
+  budgetRequest: { team: 'alpha', usd: 5 },
+  priceTable: { 'claude-opus-4-5': { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheReadPerMTok: 0.5 } },
 };
 
 /** Well-formed arguments for these kinds, the optional ones given too. */

@@ -308,6 +308,10 @@ export class ApiHandlers {
       },
       exportConversation: (req) => this.service.export(req),
       search: (req) => this.service.search(req),
+      getUsage: (req) => this.service.usage(req),
+      setBudget: (req) => this.service.setBudget(req),
+      getPrices: () => this.service.prices(),
+      setPrices: (table) => this.service.setPrices(table),
       openExternal: async (url) => {
         if (!this.opts.openExternal) throw new TeamdeckError('refused', 'this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.

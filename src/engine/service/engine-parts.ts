@@ -3,6 +3,7 @@
 // exists); nothing else crosses between them. The facade (team-service.ts) holds the parts and
 // routes each call to one of them.
 import type { AppEvent } from '../../shared/contract.js';
+import type { NeedItem } from '../../shared/types.js';
 import { Deliveries } from '../delivery/deliveries.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from '../delivery/outbox.js';
 import { InboxIngest } from '../ingest/inbox-ingest.js';
@@ -11,6 +12,7 @@ import { pollTranscripts, type ReceiptsContext } from '../ingest/transcript-rece
 import { LiveViews } from '../live/live-views.js';
 import { SearchIndex } from '../search/search-index.js';
 import { TeamDirectory } from '../teams/team-directory.js';
+import { UsageBook } from '../usage/usage-book.js';
 import { MemberChannels } from './member-channels.js';
 import { ReadSchedule } from './read-schedule.js';
 import type { TeamServiceOptions } from './service-types.js';
@@ -32,6 +34,10 @@ export interface EngineParts {
   live: LiveViews;
   /** The first read, the watcher, the tick and its safety net, the seen poll. */
   reading: ReadSchedule;
+  /** What each team spent, its prices and budgets (usage/). */
+  usage: UsageBook;
+  /** Reads what the teams' transcripts gained now (a one-shot command reads them to their end). */
+  pollTranscripts: () => Promise<void>;
 }
 
 export interface PartsOptions extends TeamServiceOptions {
@@ -106,17 +112,31 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     inboxes: (rt) => p.inboxes.owners(rt).map((owner) => ({ owner, messages: p.inboxes.countOf(rt, owner) })),
     // The messages Claude holds for its user's approval join the queue; a permission prompt of
     // a lead this engine hosts opens its terminal.
-    withChannels: (needs) => p.memberChannels.needs(needs),
+    withChannels: (needs) => p.memberChannels.needs(withBudgets(needs, p)),
     // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
     onActivity: (rt) => p.delivery.kickTerminal(rt),
   });
   const receipts: ReceiptsContext = {
     now, emit, senderName, teams, delivery: p.delivery,
-    onRows: (rt, rows) => p.live.onTranscriptRows(rt, rows),
+    onRows: (rt, rows) => {
+      p.live.onTranscriptRows(rt, rows);
+      p.usage.onTranscriptRows(rt.id, rows);
+    },
     addAgents: (rt, agents) => p.dir.addTranscriptAgents(rt, agents),
     rosterChanged: (rt) => p.dir.announceRoster(rt),
     scheduleSeenPoll: () => p.reading.scheduleSeenPoll(),
   };
+  p.usage = new UsageBook({
+    stateDir, now,
+    changed: (team) => {
+      emit({ type: 'usage', team, usage: p.usage.report(team, { series: true, order: rosterOrder(p, team) }) });
+      // A spend may have crossed a budget's mark.
+      p.live.scheduleNeeds();
+    },
+    // A prices file that parses again takes its problem away (the next snapshot shows none).
+    pricesProblem: (message) => (message ? p.dir.problem({ kind: 'prices', file: 'prices.json', message }) : void p.dir.globalProblems.delete('prices:prices.json')),
+  });
+  p.pollTranscripts = () => pollTranscripts(receipts);
   p.reading = new ReadSchedule({
     teamsRoot, now, stopping, dir: p.dir, inboxes: p.inboxes, live: p.live, watch,
     pollTranscripts: () => pollTranscripts(receipts),
@@ -125,4 +145,20 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     safetyNetMs: opts.safetyNetMs,
   });
   return p;
+}
+
+/** The members of a team in its roster's order, for its usage table. */
+export function rosterOrder(p: EngineParts, team: string): string[] {
+  const rt = p.dir.teams.get(team);
+  return rt?.config?.members.map((m) => m.name) ?? [];
+}
+
+/** The needs with the budgets' (only running teams' budgets: an ended team spends no more), newest first. */
+function withBudgets(needs: NeedItem[], p: EngineParts): NeedItem[] {
+  const budget = p.usage.needs((team) => {
+    const rt = p.dir.teams.get(team);
+    return rt !== undefined && !rt.ended;
+  });
+  if (budget.length === 0) return needs;
+  return [...needs, ...budget].sort((a, b) => b.since - a.since || a.id.localeCompare(b.id));
 }

@@ -16,6 +16,7 @@ import type {
   ThreadMessage,
   TimelineItem,
 } from '../../shared/types.js';
+import type { AllUsage, BudgetRequest, Budgets, ModelPrice, PriceInfo, UsageRequest } from '../../shared/usage-types.js';
 import type { TerminalAvailability, TerminalHost, TerminalHostOptions } from '../terminals/types.js';
 
 export interface TeamServiceOptions {
@@ -101,4 +102,12 @@ export interface TeamServiceApi {
   export(req: ExportRequest): Promise<ExportFile>;
   /** Every team's messages (or one team's) matching the words and phrases, newest first, a page at a time. */
   search(req: SearchRequest): Promise<SearchResult>;
+  /** What one team (or every team) spent: tokens and USD per member, per hour, per day (docs/usage.md). */
+  usage(req: UsageRequest): Promise<AllUsage>;
+  /** Sets or clears a team's budget, or the daily one across all teams. */
+  setBudget(req: BudgetRequest): Promise<Budgets>;
+  /** The price table in effect, the overrides and any problem with `<state>/prices.json`. */
+  prices(): Promise<PriceInfo>;
+  /** Replaces the overrides in `<state>/prices.json`. */
+  setPrices(table: Record<string, ModelPrice>): Promise<PriceInfo>;
 }

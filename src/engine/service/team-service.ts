@@ -11,11 +11,14 @@ import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult }
 import type { ChannelOption, LaunchRequest, MemberActivity, MemberInfo, NeedItem, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
 import type { TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
 import type { TerminalAvailability } from '../terminals/types.js';
+import type { AllUsage, BudgetRequest, Budgets, ModelPrice, PriceInfo, UsageRequest } from '../../shared/usage-types.js';
+import type { UsageBook } from '../usage/usage-book.js';
+import { dayStart } from '../usage/report.js';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../claude/era.js';
 import type { Deliveries } from '../delivery/deliveries.js';
 import { inboxWritesSettled } from '../claude/inbox-writer.js';
 import type { BackoffOptions } from '../delivery/outbox.js';
-import { buildEngine } from './engine-parts.js';
+import { buildEngine, rosterOrder, type EngineParts } from './engine-parts.js';
 import { checkTarget, checkText, findMember } from '../delivery/send-checks.js';
 import { buildExport } from '../history/export.js';
 import type { InboxIngest } from '../ingest/inbox-ingest.js';
@@ -65,6 +68,9 @@ export class TeamService implements TeamServiceApi {
   private readonly preparing = new Set<Promise<unknown>>();
   /** Every team's history, searchable: follows the journals (search/). */
   private readonly searchIndex: SearchIndex;
+  /** What each team spent, its prices and budgets (usage/). */
+  private readonly usageBook: UsageBook;
+  private readonly parts: EngineParts;
 
   /**
    * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
@@ -90,7 +96,8 @@ export class TeamService implements TeamServiceApi {
         stopping: () => this.stopping,
       },
     );
-    ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading } = parts);
+    ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading, usage: this.usageBook } = parts);
+    this.parts = parts;
     // Stuck messages and asks follow from messages and their states: the needs-you queue
     // listens to the engine's events like any listener.
     this.listeners.add((e) => {
@@ -112,6 +119,8 @@ export class TeamService implements TeamServiceApi {
     try {
       // Before any team is opened: its recovered typed messages need to know their terminal.
       await this.memberChannels.start();
+      // Before the first read: its rows are counted into the tallies the state folder kept.
+      await this.usageBook.load();
       await this.reading.firstRead();
       if (this.watchEnabled) {
         // After the teams are read: a first build of the index never slows the window's start.
@@ -140,6 +149,7 @@ export class TeamService implements TeamServiceApi {
     // What the last sends left running after their answer: lock releases, inbox folder fsyncs.
     await inboxWritesSettled();
     await this.reading.settled();
+    await this.usageBook.flush().catch(() => {});
     await this.dir.ended.close();
     for (const t of this.teams.values()) {
       // What saves the next start from reading inboxes the journal already holds (never needed for correctness).
@@ -344,6 +354,63 @@ export class TeamService implements TeamServiceApi {
     if (!this.started) throw new Error('service not started');
     if (!this.watchEnabled) await this.live.readSessions();
     return this.live.needs();
+  }
+
+  // ---------------------------------------------------------------- usage (docs/usage.md)
+
+  /** One team's usage (by id or config name), or every team's with the days across them. */
+  async usage(req: UsageRequest): Promise<AllUsage> {
+    if (!this.started) throw new Error('service not started');
+    const since = req.since === undefined ? undefined : dayStart(req.since);
+    if (since !== undefined && Number.isNaN(since)) throw new SendRefusedError(`--since: ${JSON.stringify(req.since)} is not a day (YYYY-MM-DD)`);
+    if (!this.watchEnabled) await this.readTranscriptsToEnd();
+    const order = (team: string) => rosterOrder(this.parts, team);
+    if (req.team === undefined) return this.usageBook.all({ since, order, series: true });
+    let team = req.team;
+    if (!this.usageBook.has(team)) {
+      // A team this engine knows is named by its id; an imported or ended one by its tally's.
+      try {
+        team = (await this.resolve(req.team)).id;
+      } catch (e) {
+        if (!(e instanceof TeamNotFoundError) || !this.usageBook.has(req.team)) throw e;
+      }
+    }
+    const all = this.usageBook.all({ since, order, series: false });
+    return { ...all, teams: [this.usageBook.report(team, { since, order: order(team), series: true })] };
+  }
+
+  /**
+   * A one-shot command's figures are whole: its transcripts are read until a read adds nothing
+   * (one read takes at most a few MB of each file).
+   */
+  private async readTranscriptsToEnd(): Promise<void> {
+    await this.reading.settled();
+    for (let i = 0; i < 10_000; i++) {
+      const before = this.usageBook.version;
+      await this.parts.pollTranscripts();
+      if (this.usageBook.version === before) return;
+    }
+  }
+
+  async setBudget(req: BudgetRequest): Promise<Budgets> {
+    if (!this.started) throw new Error('service not started');
+    let r = req;
+    if (!('daily' in req)) {
+      // A budget names a team that exists (running or ended), by its id.
+      const id = this.usageBook.has(req.team) ? req.team : (await this.resolve(req.team)).id;
+      r = { team: id, usd: req.usd };
+    }
+    const out = await this.usageBook.setBudget(r);
+    this.live.scheduleNeeds();
+    return out;
+  }
+
+  async prices(): Promise<PriceInfo> {
+    return this.usageBook.prices();
+  }
+
+  async setPrices(table: Record<string, ModelPrice>): Promise<PriceInfo> {
+    return this.usageBook.setPrices(table);
   }
 
   async refresh(): Promise<void> {

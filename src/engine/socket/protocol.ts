@@ -48,6 +48,10 @@ export const ENGINE_METHODS = {
   closeTerminal: argsSchema(['terminalId']),
   export: argsSchema(['exportRequest']),
   search: argsSchema(['searchRequest']),
+  usage: argsSchema(['usageRequest']),
+  setBudget: argsSchema(['budgetRequest']),
+  prices: argsSchema([]),
+  setPrices: argsSchema(['priceTable']),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;

@@ -12,6 +12,7 @@ import { Roster } from './components/Roster';
 import { SettingsDialog } from './components/SettingsDialog';
 import { StatusBar } from './components/StatusBar';
 import { TasksView } from './components/TasksView';
+import { UsageView } from './components/UsageView';
 import { TeamSwitcher } from './components/TeamSwitcher';
 import { TerminalPane } from './components/LazyTerminalPane';
 import { TerminalView } from './components/TerminalView';
@@ -70,6 +71,7 @@ function Main() {
   if (!team) return <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Choose a team or a terminal in the switcher.</div>;
   if (view === 'feed') return <FeedView team={team} />;
   if (view === 'tasks') return <TasksView team={team} />;
+  if (view === 'usage') return <UsageView team={team} />;
   if (!member) return <div className="flex flex-1 items-center justify-center text-sm text-zinc-500">Loading members…</div>;
   return (
     <section
@@ -222,6 +224,7 @@ export function App({ firstScreen = false }: { firstScreen?: boolean } = {}) {
         if (s.view === 'terminal' || (e.target instanceof Element && e.target.closest('[data-testid="terminal-pane"]'))) return;
         if (s.view === 'feed') s.actions.openFeed(false);
         else if (s.view === 'tasks') s.actions.openTasks(false);
+        else if (s.view === 'usage') s.actions.openUsage(false);
         requestAnimationFrame(focusCompose);
       }
     };

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import { firstUserText, newContentOf, textOfBlock, text, type ApiRequest, type ReplyBlock, type Script } from './script.js';
+import { firstUserText, newContentOf, textOfBlock, text, usageOfReply, type ApiRequest, type ReplyBlock, type ReplyUsage, type Script } from './script.js';
 import { waitFor } from './wait.js';
 
 /** The token a test puts in the lead's first typed prompt: the lead sends no agent header. */
@@ -40,9 +40,10 @@ function withIds(seq: number, reply: ReplyBlock[]): ReplyBlock[] {
   return reply.map((b, i) => (b.type === 'tool_use' && !b.id ? { ...b, id: `toolu_${seq}_${i}_${randomBytes(4).toString('hex')}` } : b));
 }
 
-function streamReply(res: ServerResponse, model: string, seq: number, reply: ReplyBlock[]): void {
+function streamReply(res: ServerResponse, model: string, seq: number, reply: ReplyBlock[], final: ReplyUsage): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  const usage = { input_tokens: 10, output_tokens: 5 };
+  // As the API streams it: the input side and a first output count at the start, the final output count at the end.
+  const usage = { ...final, output_tokens: 1 };
   sse(res, 'message_start', {
     type: 'message_start',
     message: { id: `msg_standin_${seq}`, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage },
@@ -58,16 +59,16 @@ function streamReply(res: ServerResponse, model: string, seq: number, reply: Rep
     sse(res, 'content_block_stop', { type: 'content_block_stop', index });
   });
   const stop = reply.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
-  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 5 } });
+  sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: final.output_tokens } });
   sse(res, 'message_stop', { type: 'message_stop' });
   res.end();
 }
 
-function plainReply(res: ServerResponse, model: string, seq: number, reply: ReplyBlock[]): void {
+function plainReply(res: ServerResponse, model: string, seq: number, reply: ReplyBlock[], usage: ReplyUsage): void {
   const content = reply.map((b) => (b.type === 'text' ? { type: 'text', text: b.text } : { type: 'tool_use', id: b.id, name: b.name, input: b.input }));
   const stop = reply.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn';
   res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify({ id: `msg_standin_${seq}`, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 5 } }));
+  res.end(JSON.stringify({ id: `msg_standin_${seq}`, type: 'message', role: 'assistant', model, content, stop_reason: stop, stop_sequence: null, usage }));
 }
 
 /**
@@ -122,8 +123,9 @@ export async function startApiStandin(scripts: Record<string, Script> = {}): Pro
       const answer = (reply: ReplyBlock[]) => {
         entry.reply = reply;
         entry.status = 200;
-        if (body?.stream) streamReply(res, model, n, reply);
-        else plainReply(res, model, n, reply);
+        entry.usage = usageOfReply(n);
+        if (body?.stream) streamReply(res, model, n, reply, entry.usage);
+        else plainReply(res, model, n, reply, entry.usage);
       };
       const fail = (e: unknown) => {
         entry.status = 500;

@@ -39,7 +39,25 @@ export interface ApiRequest {
   newText: string;
   /** What the stand-in answered (absent for count_tokens and 404s). */
   reply?: ReplyBlock[];
+  /** The usage the stand-in reported for that reply: every reply its own numbers (usageOfReply). */
+  usage?: ReplyUsage;
   status?: number;
+}
+
+/** A reply's usage as the Messages API reports it. */
+export interface ReplyUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+/**
+ * The usage the stand-in gives its `seq`th reply: different for every reply and every kind, so
+ * a sum that counts a reply twice, or drops one, or mixes two kinds up, never comes out right.
+ */
+export function usageOfReply(seq: number): ReplyUsage {
+  return { input_tokens: 1_000 + seq * 7, output_tokens: 40 + seq * 3, cache_creation_input_tokens: 200 + seq * 11, cache_read_input_tokens: 5_000 + seq * 13 };
 }
 
 /** Answers one request: now, or later through a promise (a slow model); undefined = the default answer. */

@@ -23,6 +23,7 @@ const KIND: Record<NeedKind, { label: string; icon: typeof ClockIcon; tone: stri
   'idle-with-mail': { label: 'Idle with mail', icon: MoonIcon, tone: 'text-zinc-600 dark:text-zinc-300' },
   'orphan-inbox': { label: 'Nobody reads it', icon: BanIcon, tone: 'text-red-700 dark:text-red-400' },
   held: { label: 'Held by Claude', icon: HandIcon, tone: 'text-amber-700 dark:text-amber-400' },
+  budget: { label: 'Budget', icon: WarningIcon, tone: 'text-red-700 dark:text-red-400' },
 };
 
 const FALLBACK = { label: 'Needs you', icon: WarningIcon, tone: 'text-zinc-600 dark:text-zinc-300' };
@@ -92,6 +93,11 @@ const NeedRow = memo(function NeedRow({ need, onDone }: { need: NeedItem; onDone
       onDone();
       focusTerminal(target.terminal);
     } else if (target.kind === 'pick') setPicking((p) => !p);
+    else if (target.kind === 'usage') {
+      actions.openTeam(target.team);
+      actions.openUsage(true, 'team');
+      onDone();
+    }
     else if (target.kind === 'message') {
       actions.openMessage(target.team, target.member, target.id);
       onDone();

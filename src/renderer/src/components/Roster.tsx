@@ -4,13 +4,15 @@ import { useActions, useDeck } from '../state/context';
 import { EMPTY_ROSTER, isTeamEnded, orderedRoster } from '../state/selectors';
 import { ActivityLine } from './ActivityLine';
 import { PresenceDot, useLastSeen, useMemberState } from './bits';
-import { BoardIcon, FeedIcon } from './icons';
+import { BoardIcon, FeedIcon, PulseIcon } from './icons';
+import { memberSpend } from '../state/usage-slice';
 
 const MemberRow = memo(function MemberRow({ team, entry, selected, ended }: { team: string; entry: RosterEntry; selected: boolean; ended: boolean }) {
   const { openMember } = useActions();
   const state = useMemberState(team, entry);
   const seen = useLastSeen(entry.lastEventAt);
   const unread = useDeck((s) => s.byTeam[team]?.unread[entry.name] ?? 0);
+  const spend = useDeck((s) => memberSpend(s.usage.teams[team], entry.name));
   const tooltip = [
     `${entry.name}: ${state}`,
     ended ? 'the team has ended' : undefined,
@@ -49,6 +51,11 @@ const MemberRow = memo(function MemberRow({ team, entry, selected, ended }: { te
             )}
             {/* In an ended team everyone is gone: the team's own line says so once, not every row. */}
             {state === 'terminated' && !ended && <span className="text-[11px] text-zinc-500 dark:text-zinc-500">Terminated</span>}
+            {spend && (
+              <span data-testid={`spend-${entry.name}`} title="What its replies cost (the Usage view has the detail)" className="ml-auto shrink-0 text-[11px] text-zinc-500 tabular-nums dark:text-zinc-400">
+                {spend}
+              </span>
+            )}
           </span>
           {!ended && <ActivityLine team={team} member={entry.name} short />}
         </span>
@@ -75,6 +82,8 @@ export function Roster() {
   const selected = useDeck((s) => (team && s.view === 'thread' ? s.memberByTeam[team] : undefined));
   const feedOpen = useDeck((s) => s.view === 'feed');
   const tasksOpen = useDeck((s) => s.view === 'tasks');
+  const usageOpen = useDeck((s) => s.view === 'usage');
+  const { openUsage } = useActions();
   const ended = useDeck((s) => isTeamEnded(s, team));
   if (!team) return null;
   return (
@@ -102,6 +111,18 @@ export function Roster() {
       >
         <BoardIcon className="text-zinc-500" />
         Tasks
+      </button>
+      <button
+        type="button"
+        data-testid="open-usage"
+        onClick={() => openUsage(!usageOpen)}
+        aria-current={usageOpen ? 'page' : undefined}
+        className={`-mt-1.5 mb-2 flex w-full items-center gap-2.5 rounded-md px-2.5 py-1.5 text-left outline-none focus-visible:ring-2 focus-visible:ring-indigo-500/50 ${
+          usageOpen ? 'bg-indigo-50 dark:bg-indigo-500/15 dark:text-white' : 'text-zinc-700 hover:bg-zinc-200/60 dark:text-zinc-300 dark:hover:bg-zinc-800'
+        }`}
+      >
+        <PulseIcon className="text-zinc-500" />
+        Usage
       </button>
       <div className="flex items-baseline justify-between px-2.5 pb-1 text-[11px] font-medium tracking-wide text-zinc-500 uppercase dark:text-zinc-400">
         <span>Members</span>

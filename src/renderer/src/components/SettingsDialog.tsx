@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
 import { useActions, useDeck } from '../state/context';
+import { PriceOverrides } from './PriceOverrides';
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const actions = useActions();
@@ -140,6 +141,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             <span className="block text-xs text-zinc-500 dark:text-zinc-400">A permission prompt, a plan to approve or a stuck message in any team.</span>
           </span>
         </label>
+        <PriceOverrides />
         {error && (
           <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
             {error}

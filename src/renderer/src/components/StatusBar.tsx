@@ -17,6 +17,8 @@ export function problemText(p: TeamProblem): string {
       return `Watching failed${p.file ? ` for ${p.file}` : ''}: ${msg}. Changes may show late.`;
     case 'journal':
       return `Journal problem ${p.file}: ${msg}.${kept}`;
+    case 'prices':
+      return `Prices problem: ${msg}.`;
   }
 }
 

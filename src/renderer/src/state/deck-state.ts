@@ -2,6 +2,7 @@
 // read and replace one team's cache. The ways it changes are pure functions (state in, state
 // out) in the modules beside this one, one concern each; the zustand store (store.ts) only
 // sequences API calls around them, so all of the logic is testable in Node.
+import { EMPTY_USAGE, type UsageState } from './usage-slice';
 import type { Snapshot, Settings } from '../../../shared/contract';
 import type {
   ChannelKind,
@@ -23,7 +24,7 @@ import { DEFAULT_SENDER_NAME } from '../lib/sender-name';
  * What the main area shows: a member (its thread, its activity, or the lead's terminal), the team
  * feed, the task board, or a hosted terminal on its own (no team yet, or the team ended).
  */
-export type View = 'thread' | 'feed' | 'tasks' | 'terminal';
+export type View = 'thread' | 'feed' | 'tasks' | 'terminal' | 'usage';
 
 /** Beside a member's thread: its transcript as a timeline. Kept while moving between members. */
 export type MemberPane = 'thread' | 'activity';
@@ -120,6 +121,8 @@ export interface DeckState {
   /** What the teams need from the human, across all teams, newest first; replaced by each `needs` event. */
   needs: NeedItem[];
   needsLoaded?: number;
+  /** What the teams spent (usage-state.ts); kept current by `usage` events. */
+  usage: UsageState;
   needsError?: string;
   /** The lead terminals Teamdeck hosts, running and exited, as the host last listed them. */
   terminals: TerminalInfo[];
@@ -186,6 +189,7 @@ export function initialState(opts: { viewedAt?: Record<string, number>; viewedBa
     viewedBaseline: opts.viewedBaseline,
     pane: 'thread',
     needs: [],
+    usage: EMPTY_USAGE,
     terminals: [],
     launch: { available: false },
     leadTerminal: {},

@@ -8,6 +8,7 @@ import { applyActivity, applyTimelineItems } from './live-state';
 import { needsNewestFirst } from './live-merge';
 import { applyDelivery, applyIncomingMessage } from './messages-state';
 import { applyRoster } from './roster-state';
+import { applyTeamUsage } from './usage-state';
 import { applyTerminals, resolvePendingLaunch } from './terminal-state';
 
 /** Keeps the selection while its team is listed (ended ones too); else the first running team, else the newest ended. */
@@ -91,6 +92,8 @@ export function applyEvent(s: DeckState, ev: AppEvent, localNow: number): DeckSt
       return withTeam(s, ev.team, { ...teamCache(s, ev.team), tasks: ev.board, tasksError: undefined });
     case 'needs':
       return { ...s, needs: needsNewestFirst(ev.needs) };
+    case 'usage':
+      return applyTeamUsage(s, ev.team, ev.usage);
     default:
       return s;
   }

@@ -229,7 +229,8 @@ export type NeedTarget =
   | { kind: 'terminal'; team: string; terminal: string }
   | { kind: 'thread'; team: string; member: string }
   | { kind: 'message'; team: string; member: string; id: string }
-  | { kind: 'pick'; team: string };
+  | { kind: 'pick'; team: string }
+  | { kind: 'usage'; team: string };
 
 export function needTarget(s: Pick<DeckState, 'byTeam'>, n: NeedItem): NeedTarget {
   switch (n.kind) {
@@ -246,6 +247,8 @@ export function needTarget(s: Pick<DeckState, 'byTeam'>, n: NeedItem): NeedTarge
     }
     case 'orphan-inbox':
       return { kind: 'pick', team: n.team };
+    case 'budget':
+      return { kind: 'usage', team: n.team };
     default:
       // Idle with mail, plan approvals: the member's thread, at the message concerned when there is one.
       if (n.messageId && n.member) return { kind: 'message', team: n.team, member: n.member, id: n.messageId };
@@ -262,6 +265,8 @@ export function needActionLabel(target: NeedTarget): string {
       return 'Send to…';
     case 'terminal':
       return 'Open terminal';
+    case 'usage':
+      return 'Open usage';
     default:
       return `Open ${target.member}`;
   }

@@ -13,6 +13,8 @@ import type { StoreLifecycle } from './store-start';
 import { connectTerminal, type TerminalConnection, type TerminalConnectionOptions, type TerminalSink } from './terminal-connection';
 import * as terminals from './terminal-state';
 import * as view from './view-state';
+import { showUsage } from './usage-state';
+import type { BudgetRequest, ModelPrice, PriceInfo } from '../../../shared/usage-types';
 
 export interface DeckActions {
   start(): Promise<void>;
@@ -22,6 +24,14 @@ export interface DeckActions {
   openMember(team: string, member: string): void;
   openFeed(on?: boolean): void;
   openTasks(on?: boolean): void;
+  /** The Usage view: the open team's (scope `team`) or every team's per day (`all`). */
+  openUsage(on?: boolean, scope?: 'team' | 'all'): void;
+  /** Sets or clears a budget; resolves with the refusal in words, if any. */
+  setBudget(req: BudgetRequest): Promise<string | undefined>;
+  /** The price table (defaults and overrides), or why not in words. */
+  loadPrices(): Promise<PriceInfo | string>;
+  /** Replaces the price overrides; resolves with the refusal in words, if any. */
+  savePrices(table: Record<string, ModelPrice>): Promise<string | undefined>;
   /** Thread or Activity beside the open member. */
   setPane(pane: MemberPane): void;
   /** Opens a member's thread with one message brought into view (from the needs queue). */
@@ -86,6 +96,28 @@ export function createStoreActions({ api, get, update, clock, once }: StoreKit, 
     openTasks(on = true) {
       update((s) => view.showTasks(s, on));
       loads.openSelection();
+    },
+    openUsage(on = true, scope) {
+      update((s) => showUsage(s, on, scope));
+      loads.openSelection();
+      // The days across teams move with every team's spend: asked again each time the view opens.
+      if (on) loads.usage(true);
+    },
+    async loadPrices() {
+      const r = await call(() => api.getPrices());
+      return r.ok ? r.value : r.error.message;
+    },
+    async savePrices(table) {
+      const r = await call(() => api.setPrices(table));
+      if (!r.ok) return r.error.message;
+      loads.usage(true);
+      return undefined;
+    },
+    async setBudget(req) {
+      const r = await call(() => api.setBudget(req));
+      if (!r.ok) return r.error.message;
+      loads.usage(true);
+      return undefined;
     },
     setPane(pane) {
       update((s) => view.setPane(s, pane));

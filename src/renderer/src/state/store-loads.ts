@@ -5,6 +5,7 @@ import { applyActivityError, applyActivityLoaded, applyNeedsError, applyNeedsLoa
 import { applyFeedError, applyFeedLoaded, applyThreadError, applyThreadLoaded } from './messages-state';
 import { applyRoster, applyRosterError } from './roster-state';
 import { call, type StoreKit } from './store-kit';
+import { applyUsageError, applyUsageLoaded } from './usage-state';
 
 export interface StoreLoads {
   thread(team: string, member: string): void;
@@ -14,6 +15,8 @@ export interface StoreLoads {
   timeline(team: string, member: string): void;
   tasks(team: string): void;
   needs(): void;
+  /** Every team's usage (the team's figures, the days across teams), once per generation unless `again`. */
+  usage(again?: boolean): void;
   /** Loads whatever the current selection needs and is not loaded yet. */
   openSelection(): void;
 }
@@ -99,6 +102,16 @@ export function createStoreLoads({ api, get, update, once }: StoreKit): StoreLoa
     });
   };
 
+  const usage = (again = false) => {
+    const s = get();
+    const gen = s.generation;
+    if (s.phase !== 'ready' || (!again && s.usage.loaded === gen)) return;
+    void once(`usage:${gen}:${again}`, async () => {
+      const r = await call(() => api.getUsage({}));
+      update((x) => (r.ok ? applyUsageLoaded(x, r.value, gen) : applyUsageError(x, r.error.message)));
+    });
+  };
+
   const openSelection = () => {
     // Needs span every team: loaded once per generation, then kept current by events.
     needs();
@@ -111,6 +124,8 @@ export function createStoreLoads({ api, get, update, once }: StoreKit): StoreLoa
     activity(team);
     // Small, and its open count shows on the Tasks button.
     tasks(team);
+    // Each member's spend shows in the roster.
+    usage();
     const member = s.memberByTeam[team];
     if (member && s.view === 'thread') {
       if (s.pane === 'activity') timeline(team, member);
@@ -118,5 +133,5 @@ export function createStoreLoads({ api, get, update, once }: StoreKit): StoreLoa
     }
   };
 
-  return { thread, feed, roster, activity, timeline, tasks, needs, openSelection };
+  return { thread, feed, roster, activity, timeline, tasks, needs, usage, openSelection };
 }
