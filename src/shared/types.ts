@@ -139,6 +139,11 @@ export interface TeamSummary {
   leadReadsInbox: boolean;
   /** The hosted terminal the lead runs in, when Teamdeck launched it. */
   terminal?: string;
+  /**
+   * The Claude Code version the team's lead runs (its sessions file), else the one its transcript
+   * was last written by; judged against the proven range by shared/claude-versions.ts.
+   */
+  claudeVersion?: string;
 }
 
 export interface SendRequest {

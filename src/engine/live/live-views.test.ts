@@ -170,6 +170,24 @@ describe('activity from the captured team', () => {
   });
 });
 
+describe("the Claude Code version of each team", () => {
+  it("is the lead's sessions file's version while it runs, the transcript's when the file is gone; a change is announced", async () => {
+    await liveCapturedTeam(config, { config: 3, session: 11 });
+    const sessionFile = await writeSessionVersion(config, 11, process.pid, { version: '2.1.340' });
+    const s = await start();
+    expect((await s.listTeams()).find((t) => t.id === TEAM)?.claudeVersion).toBe('2.1.340');
+    await rm(sessionFile);
+    await until('the version from the transcript', async () => (await s.listTeams()).find((t) => t.id === TEAM)?.claudeVersion === '2.1.332');
+    expect(events.some((e) => e.type === 'teams' && e.teams.some((t) => t.id === TEAM && t.claudeVersion === '2.1.332'))).toBe(true);
+  });
+
+  it('is the transcript rows\' version for a team with no sessions file', async () => {
+    await liveCapturedTeam(config, { config: 3, session: 'none' });
+    const s = await start();
+    expect((await s.listTeams()).find((t) => t.id === TEAM)?.claudeVersion).toBe('2.1.332');
+  });
+});
+
 describe('timeline', () => {
   it("reads a member's transcript as steps, oldest first, received blocks marked with their sender; limit keeps the latest", async () => {
     await liveCapturedTeam(config, { config: 3 });
