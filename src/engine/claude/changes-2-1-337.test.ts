@@ -91,6 +91,25 @@ describe('2.1.337 transcript rows', () => {
   });
 });
 
+describe('the team captured from 2.1.337 (test/fixtures/claude-2.1.337)', () => {
+  it("reads like the 2.1.332 one: the DMs' blocks, the sends, the answers, the lead's version", async () => {
+    const CAPTURE_337 = join(CAPTURE, '..', '..', 'claude-2.1.337', 'team-lifecycle');
+    const session = '13af7e5f-e9ea-401c-b9e3-6fa6abdd1fd3';
+    const config = join(await tempDir(), '.claude');
+    await cp(join(CAPTURE_337, 'projects'), join(config, 'projects'), { recursive: true });
+    const rows = (await readFile(join(config, 'projects', '-home-me-proj', `${session}.jsonl`), 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Seen in that run: api-request-route rows, and no entrypointInherited/nestedSession on an ordinary lead's rows.
+    expect(rows.some((r) => r.type === 'api-request-route')).toBe(true);
+    expect(rows.some((r) => 'nestedSession' in r || 'entrypointInherited' in r)).toBe(false);
+    expect(new Set(rows.map((r) => r.version).filter(Boolean))).toEqual(new Set(['2.1.337']));
+    const found = await new TranscriptWatch(config, session, 'session-13af7e5f').poll('team-lead', new Set(['teamdeck', 'user']));
+    expect(found.turnAnswers.map((a) => `${a.agent}: ${a.text}`)).toEqual(
+      expect.arrayContaining(['researcher: The answer is 42.', 'writer: Writer read the note after its Bash.', 'team-lead: Lead here: the team is working.']),
+    );
+    expect(found.sends.map((x) => [x.agent, x.to, x.text])).toEqual(expect.arrayContaining([['researcher', 'team-lead', 'Researcher is ready.']]));
+  });
+});
+
 describe('2.1.337 sessions files', () => {
   it('reads unwatched, and the status beside it as before', () => {
     const s = parseSession(JSON.stringify({ pid: 9, sessionId: 's', status: 'idle', unwatched: true, entrypoint: 'cli' }));
