@@ -4,6 +4,7 @@
 import type {
   ChannelOption,
   DeliveryStatus,
+  DoctorReport,
   LaunchRequest,
   LaunchResult,
   TerminalInfo,
@@ -257,6 +258,8 @@ export const CALLS = {
   exportConversation: call(['exportRequest'], returns<ExportFile>()),
   /** Every team's messages that match the words and phrases, newest first. */
   search: call(['searchRequest'], returns<SearchResult>()),
+  /** What stands between this machine and a working Teamdeck, each finding with what to do (the same as `teamdeck doctor`). */
+  doctor: call([], returns<DoctorReport>()),
 };
 
 type Calls = typeof CALLS;

@@ -3,6 +3,7 @@
 import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
 import type {
   ChannelOption,
+  DoctorReport,
   LaunchRequest,
   MemberActivity,
   NeedItem,
@@ -101,4 +102,6 @@ export interface TeamServiceApi {
   export(req: ExportRequest): Promise<ExportFile>;
   /** Every team's messages (or one team's) matching the words and phrases, newest first, a page at a time. */
   search(req: SearchRequest): Promise<SearchResult>;
+  /** The claude Teamdeck launches and its version, the proven range, tmux, the folders, the engine: each finding with what to do. */
+  doctor(): Promise<DoctorReport>;
 }
