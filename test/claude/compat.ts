@@ -114,7 +114,7 @@ function markdown(outcomes: Outcome[], ranAt: Date): string {
     `(\`${PLATFORM_PACKAGE}\`), offline, against the scripted Messages API. "What differed" names the`,
     'scenarios that failed. The range Teamdeck calls tested is `PROVEN_CLAUDE` in',
     '`src/shared/claude-versions.ts`; what changed between versions, rule by rule, is in',
-    '[the contract](claude-contract.md#versions). CI runs the pinned version only; this file is',
+    '[the contract](claude-contract.md#changes-2-1-337). CI runs the pinned version only; this file is',
     'written by hand with `npm run claude:compat` (see [development](development.md)).',
     '',
     `Last run: ${ranAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
