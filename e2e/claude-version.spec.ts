@@ -30,9 +30,9 @@ test("a team's Claude Code version under the switcher, and Settings' checks, at 
 
   await page.getByTestId('open-settings').click();
   await page.getByTestId('doctor-run').click();
-  await expect(page.getByTestId('doctor-claude')).toContainText('tested with 2.1.332–2.1.337');
-  await expect(page.getByTestId('doctor-engine')).toHaveAttribute('data-level', 'ok');
-  await expect(page.getByTestId('doctor-team-versions')).toContainText('newer than Teamdeck was tested with');
+  await expect(page.getByTestId('doctor-summary')).toContainText('tested with 2.1.332–2.1.337');
+  await expect(page.getByTestId('doctor-finding-engine')).toHaveAttribute('data-level', 'ok');
+  await expect(page.getByTestId('doctor-finding-team-versions')).toContainText('newer than Teamdeck was tested with');
   await page.getByTestId('doctor').scrollIntoViewIfNeeded();
   await page.screenshot({ path: testInfo.outputPath('doctor-light.png') });
   await page.emulateMedia({ colorScheme: 'dark' });

@@ -25,7 +25,7 @@ export function ClaudeVersionNote() {
     );
   }
   return (
-    <p data-testid="claude-version" data-kind={v.kind} className="mt-1.5 truncate px-0.5 text-[11px] text-zinc-500 dark:text-zinc-400" title={v.words || `Claude Code ${v.version}: tested with Teamdeck`}>
+    <p data-testid="claude-version" data-kind={v.kind} className="mt-1.5 px-0.5 text-[11px] leading-snug text-zinc-500 dark:text-zinc-400" title={v.words || `Claude Code ${v.version}: tested with Teamdeck`}>
       {v.words || `Claude Code ${v.version}`}
     </p>
   );

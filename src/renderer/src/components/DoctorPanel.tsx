@@ -48,13 +48,13 @@ export function DoctorPanel() {
       )}
       {report && (
         <div className="mt-2 text-xs">
-          <p data-testid="doctor-claude" className="text-zinc-700 dark:text-zinc-300">
+          <p data-testid="doctor-summary" className="text-zinc-700 dark:text-zinc-300">
             Claude Code: {c?.path ? <span className="font-mono break-all">{c.path}</span> : 'not found'}
             {c?.version && <> · {c.version}</>} · tested with {report.provenRange.oldest}–{report.provenRange.newest}
           </p>
           <ul className="mt-2 space-y-1.5">
             {report.findings.map((f, i) => (
-              <li key={`${f.check}-${i}`} data-testid={`doctor-${f.check}`} data-level={f.level} className="flex items-start gap-2">
+              <li key={`${f.check}-${i}`} data-testid={`doctor-finding-${f.check}`} data-level={f.level} className="flex items-start gap-2">
                 <span className={`mt-px shrink-0 rounded px-1 text-[10px] font-medium uppercase ${LEVEL[f.level].className}`}>{LEVEL[f.level].label}</span>
                 <span className="min-w-0 text-zinc-700 dark:text-zinc-300">
                   <span className="break-words">{f.summary}</span>
