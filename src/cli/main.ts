@@ -35,6 +35,7 @@ export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['demo', async () => (await import('./commands/demo.js')).demoCommand],
   ['sim', async () => (await import('./commands/sim.js')).simCommand],
   ['gen', async () => (await import('./commands/gen.js')).genCommand],
+  ['doctor', async () => (await import('./commands/doctor.js')).doctorCommand],
 ]);
 
 /** The command of that name, loaded; undefined for a name that is not one. */

@@ -4,6 +4,7 @@
 import type {
   ChannelOption,
   DeliveryStatus,
+  DoctorReport,
   LaunchRequest,
   LaunchResult,
   TerminalInfo,
@@ -271,6 +272,8 @@ export const CALLS = {
   getPrices: call([], returns<PriceInfo>()),
   /** Replaces the price overrides (`<state>/prices.json`), merged over the defaults. */
   setPrices: call(['priceTable'], returns<PriceInfo>()),
+  /** What stands between this machine and a working Teamdeck, each finding with what to do (the same as `teamdeck doctor`). */
+  doctor: call([], returns<DoctorReport>()),
 };
 
 type Calls = typeof CALLS;

@@ -14,7 +14,6 @@ import { waitFor } from './harness/wait.js';
 
 const S = 20_000;
 const PROMPTS = { researcher: 'You are the researcher. [[SAY:researcher ready]]', writer: 'You are the writer. [[SAY:writer ready]]' };
-const USER_UNREACHABLE = `{"success":false,"message":"No agent named 'user' is reachable.\\nCheck the spelling, or use the agent ID from a background agent's spawn result."}`;
 const LEAD_FOOTER = 'This came from another Claude session — not typed by your user, but very likely working on their behalf.';
 
 const hasText = (t: string) => (r: ApiRequest) => r.newText.includes(t);
@@ -131,9 +130,14 @@ describeClaude(`Claude Code ${CLAUDE_CODE_VERSION}: a session team with two in-p
     await team.send('researcher', 'Tell the user and the lead. [[SEND:user:Hi user]] [[SEND:team-lead:Hi lead]]');
     const after = await team.api.waitForRequest('researcher', (r) => newToolResults(r).some((t) => t.name === 'SendMessage'), S, "the researcher's SendMessage results");
     const results = newToolResults(after);
-    expect(results.map((r) => r.text)[0]).toBe(USER_UNREACHABLE);
-    expect(JSON.parse(results[1]!.text)).toMatchObject({ success: true, message: "Message sent to team-lead's inbox", msg_id: expect.any(String) });
+    // A failed send: success false, naming the agent it could not reach (the sentence around it is Claude's to change).
+    expect(JSON.parse(results[0]!.text)).toMatchObject({ success: false, message: expect.stringContaining(`No agent named 'user'`) });
+    // The result's sentence differs between versions (docs/claude-contract.md#changes-2-1-337):
+    // only `success` and `msg_id` are relied on, and the id is the inbox entry's.
+    const ok = JSON.parse(results[1]!.text) as { success?: unknown; message?: unknown; msg_id?: unknown };
+    expect(ok).toMatchObject({ success: true, message: expect.any(String), msg_id: expect.any(String) });
     const sent = await team.observer.waitForEntry(team.inboxRel('team-lead'), (e) => e.from === 'researcher' && e.text === 'Hi lead', S);
+    expect(sent.entry.msg_id).toBe(ok.msg_id);
     expect(sent.entry).toMatchObject({ summary: 'researcher to team-lead', color: 'blue', msgV: 1, type: 'message', read: false });
     expect(Object.keys(sent.entry)).toEqual(['from', 'text', 'summary', 'timestamp', 'color', 'msgV', 'msg_id', 'type', 'read']);
     // The failed send becomes the summary of the next idle_notification.

@@ -2,12 +2,20 @@ import { noPositionals } from '../args.js';
 import type { Command } from '../command.js';
 import { ago, table } from '../format.js';
 import { openService } from '../service.js';
+import { judgeClaudeVersion } from '../../shared/claude-versions.js';
+
+/** The version, marked when it is outside the tested range (`*` newer, `!` older). */
+function claudeColumn(version: string | undefined): string {
+  if (!version) return '-';
+  const kind = judgeClaudeVersion(version).kind;
+  return kind === 'newer' ? `${version}*` : kind === 'older' ? `${version}!` : version;
+}
 
 export const teamsCommand: Command = {
   name: 'teams',
   summary: 'list the teams (running, and ended ones Teamdeck remembers), with member counts and problems',
   usage: 'teamdeck teams',
-  help: [],
+  help: ['  CLAUDE is the Claude Code version the lead runs: * newer than Teamdeck was tested with, ! older than it supports'],
   options: {},
   async run(p, io) {
     noPositionals(p);
@@ -25,7 +33,7 @@ export const teamsCommand: Command = {
       io.out(`Teams in ${s.teamsRoot} (${s.rootSource})\n`);
       io.out(
         table(
-          ['TEAM', 'NAME', 'ERA', 'STATE', 'MEMBERS', 'PROBLEMS'],
+          ['TEAM', 'NAME', 'ERA', 'STATE', 'MEMBERS', 'PROBLEMS', 'CLAUDE'],
           teams.map((t) => [
             t.id,
             t.name,
@@ -33,9 +41,15 @@ export const teamsCommand: Command = {
             t.state === 'ended' ? `ended ${ago(t.endedAt)}` : 'running',
             String(t.memberCount),
             t.problems.length ? String(t.problems.length) : '-',
+            claudeColumn(t.claudeVersion),
           ]),
         ),
       );
+      const versions = teams.map((t) => (t.state === 'running' && t.claudeVersion ? judgeClaudeVersion(t.claudeVersion) : undefined)).filter((v) => v && v.words);
+      if (versions.length) {
+        io.out('\nClaude Code versions:');
+        for (const v of new Set(versions.map((x) => x!.words))) io.out(`  ${v}`);
+      }
       const problems = teams.flatMap((t) => t.problems);
       if (problems.length) {
         io.out('\nProblems:');

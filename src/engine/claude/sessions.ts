@@ -1,6 +1,8 @@
-// Claude Code 2.1.332: `<config>/sessions/<pid>.json`, one per running lead (interactive or
-// headless), never for teammates; removed at a clean exit, left behind by a SIGKILL
-// (docs/claude-contract.md#sessions).
+// Claude Code 2.1.332-2.1.337: `<config>/sessions/<pid>.json`, one per running lead (interactive
+// or headless), never for teammates; removed at a clean exit, left behind by a SIGKILL
+// (docs/claude-contract.md#sessions). Since 2.1.337 a `claude` started inside a Claude shell
+// writes one too, and `unwatched` may appear (docs/claude-contract.md#changes-2-1-337): such a
+// nested session is never taken for a team's lead.
 // Claude rewrites it IN PLACE (same inode) on every status change, so a read can see a torn
 // file: a failed parse is retried, and the last good copy is kept. The first version has no
 // `status` at all. Links are never followed and the file is bounded.
@@ -31,6 +33,16 @@ export interface LeadSession {
   kind?: string;
   /** The session's messaging socket (docs/claude-contract.md#socket), when it binds one. */
   messagingSocketPath?: string;
+  /** `cli`, `sdk-cli`, ...; a nested session's is forced to `cli`, so it tells nothing apart. */
+  entrypoint?: string;
+  /** 2.1.337: a background session nobody views. Read, shown nowhere yet: the status says more. */
+  unwatched?: boolean;
+  /**
+   * The file says it is a nested session's (`nestedSession: true`). 2.1.337 marks only the
+   * transcript rows so, and its `entrypoint` is forced to `cli` like a lead's: what keeps a nested
+   * session from being taken for the lead is the lead's pid (config.leadProcess) and session id.
+   */
+  nested?: boolean;
 }
 
 const sessionSchema = z.looseObject({
@@ -43,6 +55,9 @@ const sessionSchema = z.looseObject({
   version: z.string().max(100).optional().catch(undefined),
   kind: z.string().max(100).optional().catch(undefined),
   messagingSocketPath: z.string().max(4096).optional().catch(undefined),
+  entrypoint: z.string().max(100).optional().catch(undefined),
+  unwatched: z.boolean().optional().catch(undefined),
+  nestedSession: z.boolean().optional().catch(undefined),
 });
 
 const STATUSES = new Set<string>(['busy', 'idle', 'waiting', 'shell']);
@@ -72,6 +87,9 @@ export function parseSession(text: string): LeadSession | { invalid: string } {
   if (d.version !== undefined) s.version = d.version;
   if (d.kind !== undefined) s.kind = d.kind;
   if (d.messagingSocketPath !== undefined) s.messagingSocketPath = d.messagingSocketPath;
+  if (d.entrypoint !== undefined) s.entrypoint = d.entrypoint;
+  if (d.unwatched === true) s.unwatched = true;
+  if (d.nestedSession === true) s.nested = true;
   return s;
 }
 
@@ -173,7 +191,9 @@ export class LeadSessionReader {
     const r = await readSessionFile(p);
     if (r.kind === 'missing') return 'other';
     if (r.kind === 'invalid') return p === this.path ? this.good : 'other';
-    if (r.session.sessionId !== this.leadSessionId) return 'other';
+    // Another session's file, or a nested session's (a `claude --resume` run inside the lead's
+    // shell carries the lead's id): never the lead's (docs/claude-contract.md#changes-2-1-337).
+    if (r.session.sessionId !== this.leadSessionId || r.session.nested) return 'other';
     this.path = p;
     this.good = r.session;
     this.signature = sig;

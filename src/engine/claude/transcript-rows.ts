@@ -1,11 +1,14 @@
-// Claude Code 2.1.332 transcript rows (docs/claude-contract.md#transcripts), read for what a member is doing, as a
+// Claude Code 2.1.332-2.1.337 transcript rows (docs/claude-contract.md#transcripts), read for what a member is doing, as a
 // timeline, and for what reached a model and what it answered: `assistant` rows carry
 // `tool_use` blocks (written as the reply streams in) and text, `user` rows carry prompts
 // (typed, or a teammate's `<teammate-message>` blocks) or `tool_result` blocks (written when the
 // tool ends); a `queued_command` attachment carries a prompt typed while a tool ran. Other row
 // types (`api-request*`, other attachments, `mode`, ...) say nothing here; some rows carry no
 // timestamp. Only `assistant` rows are the model's own: `api-request-blob` rows repeat earlier
-// tool_use blocks.
+// tool_use blocks. 2.1.337's new row types (`denial-counts`, `api-request-route`) and fields
+// (`entrypointInherited`, `nestedSession`, ...) say nothing here either and are passed over on
+// purpose; its `interruptedByCancel` on a user row does: the turn was cancelled
+// (docs/claude-contract.md#changes-2-1-337).
 import type { TimelineItem } from '../../shared/types.js';
 
 export type Row = Record<string, unknown>;
@@ -145,6 +148,15 @@ export function assistantText(row: Row): string | undefined {
   return t === '' ? undefined : t;
 }
 
+/**
+ * A user row 2.1.337 writes when the user cancels a turn (Escape in the lead's terminal): the
+ * turn is over, whatever was in flight. Its text ("[Request interrupted by user]") is Claude's,
+ * not a prompt, and is never read.
+ */
+export function isCancelledTurn(row: Row): boolean {
+  return row.type === 'user' && row.interruptedByCancel === true;
+}
+
 export function isTurnEnd(row: Row): boolean {
   return row.type === 'assistant' && (row.message as { stop_reason?: unknown } | undefined)?.stop_reason === 'end_turn';
 }
@@ -193,7 +205,7 @@ function userText(row: Row): string | undefined {
 
 /** A prompt that started (or joined) a turn: a user row that is not tool results nor a harness reminder. */
 export function promptOf(row: Row): string | undefined {
-  if (row.type !== 'user') return undefined;
+  if (row.type !== 'user' || isCancelledTurn(row)) return undefined;
   const origin = row.origin as { kind?: unknown; body?: unknown } | undefined;
   if (row.isMeta === true && origin?.kind !== 'peer') return undefined;
   return userText(row);

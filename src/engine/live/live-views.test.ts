@@ -99,6 +99,22 @@ describe('activity from the captured team', () => {
     ]);
   });
 
+  it("a cancelled turn (2.1.337's interruptedByCancel user row) ends the writer's Bash call: idle, no longer working", async () => {
+    await liveCapturedTeam(config, { config: 3, session: 3 });
+    await writeFile(join(config, CAPTURED_TX.writer), '');
+    const s = await start();
+    const lines = await capturedLines('writer');
+    const bash = callLine(lines, 'Bash');
+    await appendFile(join(config, CAPTURED_TX.writer), lines.slice(0, bash + 1).join('\n') + '\n');
+    await until('writer working on Bash', async () => byMember(await s.activity(TEAM)).writer?.kind === 'working');
+    // What 2.1.337 writes when the user presses Escape (docs/claude-contract.md#changes-2-1-337); no tool_result follows.
+    const cancelled = { parentUuid: null, isSidechain: true, type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, rowSource: 'harness', interruptedByCancel: true, uuid: 'cancel-1', timestamp: '2026-12-01T11:21:57.000Z', entrypointInherited: true };
+    await appendFile(join(config, CAPTURED_TX.writer), JSON.stringify(cancelled) + '\n');
+    const idle = await until('writer idle after the cancel', async () => byMember(await s.activity(TEAM)).writer?.kind === 'idle' && byMember(await s.activity(TEAM)).writer);
+    expect(idle).toMatchObject({ kind: 'idle', lastTurnEndAt: Date.parse('2026-12-01T11:21:57.000Z') });
+    expect(idle.tool).toBeUndefined();
+  });
+
   it("researcher's two SendMessage calls in one reply: working on the latest until both results are in", async () => {
     await liveCapturedTeam(config, { config: 3, session: 3 });
     await writeFile(join(config, CAPTURED_TX.researcher), '');
@@ -151,6 +167,24 @@ describe('activity from the captured team', () => {
       { member: 'team-lead', kind: 'unknown', sources: [] },
       { member: 'researcher', kind: 'unknown', sources: [] },
     ]);
+  });
+});
+
+describe("the Claude Code version of each team", () => {
+  it("is the lead's sessions file's version while it runs, the transcript's when the file is gone; a change is announced", async () => {
+    await liveCapturedTeam(config, { config: 3, session: 11 });
+    const sessionFile = await writeSessionVersion(config, 11, process.pid, { version: '2.1.340' });
+    const s = await start();
+    expect((await s.listTeams()).find((t) => t.id === TEAM)?.claudeVersion).toBe('2.1.340');
+    await rm(sessionFile);
+    await until('the version from the transcript', async () => (await s.listTeams()).find((t) => t.id === TEAM)?.claudeVersion === '2.1.332');
+    expect(events.some((e) => e.type === 'teams' && e.teams.some((t) => t.id === TEAM && t.claudeVersion === '2.1.332'))).toBe(true);
+  });
+
+  it('is the transcript rows\' version for a team with no sessions file', async () => {
+    await liveCapturedTeam(config, { config: 3, session: 'none' });
+    const s = await start();
+    expect((await s.listTeams()).find((t) => t.id === TEAM)?.claudeVersion).toBe('2.1.332');
   });
 });
 

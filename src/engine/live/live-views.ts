@@ -7,13 +7,14 @@
 // timer of its own beyond one setImmediate.
 import { join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
-import type { MemberActivity, NeedItem, TaskBoard, TimelineItem } from '../../shared/types.js';
+import type { MemberActivity, NeedItem, TaskBoard, TeamSummary, TimelineItem } from '../../shared/types.js';
 import { LeadSessionReader, type LeadSession } from '../claude/sessions.js';
 import { TaskListReader } from '../claude/tasks.js';
 import { readTimeline } from '../claude/transcript-timeline.js';
 import { timelineItems, type Row } from '../claude/transcript-rows.js';
 import { forEachConcurrently } from '../files/concurrently.js';
 import { FolderWatches } from '../files/folder-watch.js';
+import { ClaudeVersions } from './claude-version.js';
 import { foldRows, judgeActivity, newTrack, type ActivityFacts, type AgentTrack } from './activity.js';
 import { allNeeds } from './needs.js';
 import type { Team } from '../team/team.js';
@@ -32,6 +33,8 @@ export interface LiveContext {
   withChannels: (needs: NeedItem[]) => NeedItem[];
   /** The team's activity was announced: typed messages may go now (the lead's dialog closed). */
   onActivity: (rt: Team) => void;
+  /** The Claude Code version the team's lead runs became known or changed: the list says it. */
+  onVersion?: (rt: Team) => void;
   /** The team's inbox files and the entries each held at its last read (the inbox ingest knows). */
   inboxes: (rt: Team) => Array<{ owner: string; messages: number }>;
   /** Schedules a coalesced re-read: `seen` (transcripts), `sessions`, `t\0<team>` (its tasks). */
@@ -65,6 +68,7 @@ export class LiveViews {
   private lists = new Map<string, string>();
   private needsQueued = false;
   private readonly live = new WeakMap<Team, LiveTeam>();
+  private readonly versions = new ClaudeVersions();
 
   constructor(private readonly ctx: LiveContext) {}
 
@@ -113,9 +117,16 @@ export class LiveViews {
     this.scheduleNeeds();
   }
 
+  /** The team list's lines, each with the Claude Code version its lead runs where it is known. */
+  withVersions(summaries: TeamSummary[]): TeamSummary[] {
+    return this.versions.decorate(summaries, this.ctx.teams());
+  }
+
   /** What the transcript poll read: folded into each agent's track; news is pushed as timeline items. */
   onTranscriptRows(rt: Team, read: Array<{ agent: string; rows: Row[]; live: boolean }>): void {
+    let versionChanged = false;
     for (const { agent, rows, live } of read) {
+      if (this.versions.fromRows(rt, agent, rows)) versionChanged = true;
       const { tracks } = this.of(rt);
       let track = tracks.get(agent);
       if (!track) tracks.set(agent, (track = newTrack()));
@@ -128,6 +139,7 @@ export class LiveViews {
       }
       foldRows(track, rows);
     }
+    if (versionChanged) this.ctx.onVersion?.(rt);
     this.announceActivity(rt);
   }
 
@@ -146,6 +158,7 @@ export class LiveViews {
     if (t.leadSession?.leadSessionId !== sessionId) t.leadSession = new LeadSessionReader(this.ctx.configDir, sessionId);
     const before = JSON.stringify(t.session ?? null);
     t.session = await t.leadSession.read(rt.config?.leadProcess?.pid);
+    if (this.versions.fromSession(rt, t.session?.version)) this.ctx.onVersion?.(rt);
     if (JSON.stringify(t.session ?? null) !== before) this.announceActivity(rt);
   }
 

@@ -96,7 +96,7 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     teamsRoot, stateDir, configDir, now, emit, senderName, stopping, schedule, delivery: p.delivery, inboxes: p.inboxes,
     idleMs: f.idleMs,
     // A team's line in the list names the terminal its lead runs in, where this engine hosts it.
-    decorate: (summaries) => p.memberChannels.decorate(summaries),
+    decorate: (summaries) => p.live.withVersions(p.memberChannels.decorate(summaries)),
     // What members do follows from the roster.
     onRoster: (rt) => p.live.announceActivity(rt),
     onClose: (rt) => p.live.forget(rt.id),
@@ -115,6 +115,7 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     withChannels: (needs) => p.memberChannels.needs(withBudgets(needs, p)),
     // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
     onActivity: (rt) => p.delivery.kickTerminal(rt),
+    onVersion: () => p.dir.announceTeams(),
   });
   const receipts: ReceiptsContext = {
     now, emit, senderName, teams, delivery: p.delivery,

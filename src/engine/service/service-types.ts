@@ -3,6 +3,7 @@
 import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
 import type {
   ChannelOption,
+  DoctorReport,
   LaunchRequest,
   MemberActivity,
   NeedItem,
@@ -110,4 +111,6 @@ export interface TeamServiceApi {
   prices(): Promise<PriceInfo>;
   /** Replaces the overrides in `<state>/prices.json`. */
   setPrices(table: Record<string, ModelPrice>): Promise<PriceInfo>;
+  /** The claude Teamdeck launches and its version, the proven range, tmux, the folders, the engine: each finding with what to do. */
+  doctor(): Promise<DoctorReport>;
 }

@@ -9,7 +9,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
 import type { ChannelOption, LaunchRequest, MemberActivity, MemberInfo, NeedItem, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
-import type { TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
+import type { DoctorReport, TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
 import type { TerminalAvailability } from '../terminals/types.js';
 import type { AllUsage, BudgetRequest, Budgets, ModelPrice, PriceInfo, UsageRequest } from '../../shared/usage-types.js';
 import type { UsageBook } from '../usage/usage-book.js';
@@ -276,6 +276,21 @@ export class TeamService implements TeamServiceApi {
 
   async listTeams(): Promise<TeamSummary[]> {
     return this.dir.summaries();
+  }
+
+  /** What stands between this machine and a working Teamdeck (service/doctor.ts), from this engine's point of view. */
+  async doctor(): Promise<DoctorReport> {
+    const [{ runDoctor }, { SettingsStore }] = await Promise.all([import('./doctor.js'), import('./settings.js')]);
+    const settings = await SettingsStore.open(this.stateDir);
+    return runDoctor({
+      teamsRoot: this.teamsRoot,
+      stateDir: this.stateDir,
+      claudePath: settings.get().claudePath,
+      env: process.env,
+      engine: { pid: process.pid, longRunning: this.watchEnabled },
+      teams: this.dir.summaries(),
+      now: this.now(),
+    });
   }
 
   prepare(team: string): Promise<void> {

@@ -52,6 +52,7 @@ export const ENGINE_METHODS = {
   setBudget: argsSchema(['budgetRequest']),
   prices: argsSchema([]),
   setPrices: argsSchema(['priceTable']),
+  doctor: argsSchema([]),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;

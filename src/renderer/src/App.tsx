@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Compose, focusCompose } from './components/Compose';
 import { EmptyState } from './components/EmptyState';
 import { FeedView } from './components/FeedView';
+import { ClaudeVersionNote } from './components/ClaudeVersionNote';
 import { MemberHeader } from './components/Header';
 import { JumpPalette } from './components/JumpPalette';
 import { LaunchButton, LaunchDialog } from './components/LaunchDialog';
@@ -49,6 +50,7 @@ function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; o
           </p>
         )}
         {description && <p className="mt-1.5 truncate px-0.5 text-[11px] text-zinc-500 dark:text-zinc-400" title={description}>{description}</p>}
+        <ClaudeVersionNote />
         <div className="mt-2">
           <LaunchButton onOpen={onLaunch} />
         </div>

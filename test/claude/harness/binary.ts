@@ -7,8 +7,22 @@ import { accessSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync,
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-/** The Claude Code version the contract tests pin. A newer pin is this one line (and new fixtures). */
-export const CLAUDE_CODE_VERSION = '2.1.332';
+/** The Claude Code version the contract tests pin. A newer pin is this line, PROVEN_CLAUDE in src/shared/claude-versions.ts, and new fixtures. */
+export const PINNED_CLAUDE_CODE_VERSION = '2.1.337';
+
+/**
+ * The version this run tests: `$TEAMDECK_CLAUDE_VERSION` (the compatibility run sets it, one
+ * version per suite run), else the pin.
+ */
+export function selectedClaudeVersion(env: NodeJS.ProcessEnv = process.env): string {
+  const v = env.TEAMDECK_CLAUDE_VERSION?.trim();
+  if (!v) return PINNED_CLAUDE_CODE_VERSION;
+  if (!/^\d+\.\d+\.\d+$/.test(v)) throw new Error(`TEAMDECK_CLAUDE_VERSION must look like 2.1.337, not "${v}"`);
+  return v;
+}
+
+/** The Claude Code version under test in this process. */
+export const CLAUDE_CODE_VERSION = selectedClaudeVersion();
 
 /** Only this platform package has been exercised. */
 const PLATFORM_PACKAGE = '@anthropic-ai/claude-code-linux-x64';

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
+import { DoctorPanel } from './DoctorPanel';
 import { useActions, useDeck } from '../state/context';
 import { PriceOverrides } from './PriceOverrides';
 
@@ -51,7 +52,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         aria-labelledby="settings-title"
         data-testid="settings"
         onSubmit={(e) => void submit(e)}
-        className="w-[min(480px,calc(100vw-32px))] rounded-xl border border-zinc-200 bg-white p-5 shadow-2xl dark:border-zinc-700 dark:bg-zinc-900"
+        className="max-h-[calc(100vh-12vh-16px)] w-[min(480px,calc(100vw-32px))] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-5 shadow-2xl dark:border-zinc-700 dark:bg-zinc-900"
       >
         <h2 id="settings-title" className="text-base font-semibold text-zinc-950 dark:text-white">
           Settings
@@ -147,6 +148,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             {error}
           </p>
         )}
+        <DoctorPanel />
         <div className="mt-5 flex justify-end gap-2">
           <button type="button" onClick={onClose} className="btn-secondary">
             Cancel

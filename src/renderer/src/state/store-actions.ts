@@ -1,7 +1,7 @@
 // What the window's controls ask of the store: each action applies its reducer, loads what the
 // screen then needs, or calls the host and applies (or returns in words) what it answered.
 import type { ExportFile, ExportRequest, SearchRequest, SearchResult, Settings } from '../../../shared/contract';
-import type { ChannelKind, LaunchRequest } from '../../../shared/types';
+import type { ChannelKind, DoctorReport, LaunchRequest } from '../../../shared/types';
 import { pickChannel } from '../lib/channels';
 import * as compose from './compose-state';
 import { applySettings, memberKey, type Draft, type MemberPane } from './deck-state';
@@ -74,6 +74,8 @@ export interface DeckActions {
   exportConversation(req: ExportRequest): Promise<{ file: ExportFile } | { error: string }>;
   /** Every team's history searched (newest first), or the refusal in words. */
   search(req: SearchRequest): Promise<{ result: SearchResult } | { error: string }>;
+  /** The host's checks of this setup (the same as `teamdeck doctor`), or why they could not run. */
+  doctor(): Promise<{ report: DoctorReport } | { error: string }>;
 }
 
 export function createStoreActions({ api, get, update, clock, once }: StoreKit, loads: StoreLoads, life: StoreLifecycle): DeckActions {
@@ -255,6 +257,10 @@ export function createStoreActions({ api, get, update, clock, once }: StoreKit, 
     async search(req) {
       const r = await call(() => api.search(req));
       return r.ok ? { result: r.value } : { error: r.error.message };
+    },
+    async doctor() {
+      const r = await call(() => api.doctor());
+      return r.ok ? { report: r.value } : { error: r.error.message };
     },
   };
   return actions;
