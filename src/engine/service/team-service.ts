@@ -13,12 +13,12 @@ import type { DoctorReport, TaskBoard, TeamProblem, TeamSummary, TerminalInfo, T
 import type { TerminalAvailability } from '../terminals/types.js';
 import type { AllUsage, BudgetRequest, Budgets, ModelPrice, PriceInfo, UsageRequest } from '../../shared/usage-types.js';
 import type { UsageBook } from '../usage/usage-book.js';
-import { dayStart } from '../usage/report.js';
+import { UsageCalls } from './usage-calls.js';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../claude/era.js';
 import type { Deliveries } from '../delivery/deliveries.js';
 import { inboxWritesSettled } from '../claude/inbox-writer.js';
 import type { BackoffOptions } from '../delivery/outbox.js';
-import { buildEngine, rosterOrder, type EngineParts } from './engine-parts.js';
+import { buildEngine, type EngineParts } from './engine-parts.js';
 import { checkTarget, checkText, findMember } from '../delivery/send-checks.js';
 import { buildExport } from '../history/export.js';
 import type { InboxIngest } from '../ingest/inbox-ingest.js';
@@ -71,6 +71,7 @@ export class TeamService implements TeamServiceApi {
   /** What each team spent, its prices and budgets (usage/). */
   private readonly usageBook: UsageBook;
   private readonly parts: EngineParts;
+  private readonly usageCalls: UsageCalls;
 
   /**
    * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
@@ -98,6 +99,7 @@ export class TeamService implements TeamServiceApi {
     );
     ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading, usage: this.usageBook } = parts);
     this.parts = parts;
+    this.usageCalls = new UsageCalls({ parts, resolve: (t) => this.resolve(t), watching: () => this.watchEnabled });
     // Stuck messages and asks follow from messages and their states: the needs-you queue
     // listens to the engine's events like any listener.
     this.listeners.add((e) => {
@@ -149,6 +151,7 @@ export class TeamService implements TeamServiceApi {
     // What the last sends left running after their answer: lock releases, inbox folder fsyncs.
     await inboxWritesSettled();
     await this.reading.settled();
+    // usage/usage-book.ts says why a tally it could not write loses nothing.
     await this.usageBook.flush().catch(() => {});
     await this.dir.ended.close();
     for (const t of this.teams.values()) {
@@ -373,59 +376,22 @@ export class TeamService implements TeamServiceApi {
 
   // ---------------------------------------------------------------- usage (docs/usage.md)
 
-  /** One team's usage (by id or config name), or every team's with the days across them. */
   async usage(req: UsageRequest): Promise<AllUsage> {
     if (!this.started) throw new Error('service not started');
-    const since = req.since === undefined ? undefined : dayStart(req.since);
-    if (since !== undefined && Number.isNaN(since)) throw new SendRefusedError(`--since: ${JSON.stringify(req.since)} is not a day (YYYY-MM-DD)`);
-    if (!this.watchEnabled) await this.readTranscriptsToEnd();
-    const order = (team: string) => rosterOrder(this.parts, team);
-    if (req.team === undefined) return this.usageBook.all({ since, order, series: true });
-    let team = req.team;
-    if (!this.usageBook.has(team)) {
-      // A team this engine knows is named by its id; an imported or ended one by its tally's.
-      try {
-        team = (await this.resolve(req.team)).id;
-      } catch (e) {
-        if (!(e instanceof TeamNotFoundError) || !this.usageBook.has(req.team)) throw e;
-      }
-    }
-    const all = this.usageBook.all({ since, order, series: false });
-    return { ...all, teams: [this.usageBook.report(team, { since, order: order(team), series: true })] };
-  }
-
-  /**
-   * A one-shot command's figures are whole: its transcripts are read until a read adds nothing
-   * (one read takes at most a few MB of each file).
-   */
-  private async readTranscriptsToEnd(): Promise<void> {
-    await this.reading.settled();
-    for (let i = 0; i < 10_000; i++) {
-      const before = this.usageBook.version;
-      await this.parts.pollTranscripts();
-      if (this.usageBook.version === before) return;
-    }
+    return this.usageCalls.usage(req);
   }
 
   async setBudget(req: BudgetRequest): Promise<Budgets> {
     if (!this.started) throw new Error('service not started');
-    let r = req;
-    if (!('daily' in req)) {
-      // A budget names a team that exists (running or ended), by its id.
-      const id = this.usageBook.has(req.team) ? req.team : (await this.resolve(req.team)).id;
-      r = { team: id, usd: req.usd };
-    }
-    const out = await this.usageBook.setBudget(r);
-    this.live.scheduleNeeds();
-    return out;
+    return this.usageCalls.setBudget(req);
   }
 
-  async prices(): Promise<PriceInfo> {
-    return this.usageBook.prices();
+  prices(): Promise<PriceInfo> {
+    return this.usageCalls.prices();
   }
 
-  async setPrices(table: Record<string, ModelPrice>): Promise<PriceInfo> {
-    return this.usageBook.setPrices(table);
+  setPrices(table: Record<string, ModelPrice>): Promise<PriceInfo> {
+    return this.usageCalls.setPrices(table);
   }
 
   async refresh(): Promise<void> {

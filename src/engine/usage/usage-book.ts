@@ -214,6 +214,8 @@ export class UsageBook {
       if (!b.saveTimer) continue;
       clearTimeout(b.saveTimer);
       b.saveTimer = undefined;
+      // A tally not written is counted again from the transcripts (each message id once) at the
+      // next start while they are there; stopping must not wait on a full disk.
       await this.save(team).catch(() => {});
     }
     await this.writes;
@@ -313,6 +315,7 @@ export class UsageBook {
       wrote = true;
       return (marks[mark] = this.ctx.now());
     });
+    // Unsaved, a crossing is announced again after a restart: a repeated notice, nothing lost.
     if (wrote) void this.saveBudgets().catch(() => {});
     return items;
   }
