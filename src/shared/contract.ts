@@ -4,6 +4,7 @@
 import type {
   ChannelOption,
   DeliveryStatus,
+  ImportStatus,
   LaunchRequest,
   LaunchResult,
   TerminalInfo,
@@ -155,7 +156,9 @@ export type AppEvent =
   | { type: 'needs'; needs: NeedItem[] }
   | { type: 'terminals'; terminals: TerminalInfo[] }
   /** What an attached terminal printed (UTF-8 text with its escape sequences), in order. */
-  | { type: 'terminal-output'; id: string; data: string };
+  | { type: 'terminal-output'; id: string; data: string }
+  /** The background reading of teams found in Claude's transcripts made progress. */
+  | { type: 'import-status'; status: ImportStatus };
 
 // ---------------------------------------------------------------------------------------------
 // The calls. CALLS below is the one list: the names, the TeamdeckCalls type, the preload bridge,
@@ -257,6 +260,8 @@ export const CALLS = {
   exportConversation: call(['exportRequest'], returns<ExportFile>()),
   /** Every team's messages that match the words and phrases, newest first. */
   search: call(['searchRequest'], returns<SearchResult>()),
+  /** How far the background reading of teams found in Claude's transcripts has got (also pushed as `import-status`). */
+  importStatus: call([], returns<ImportStatus>()),
 };
 
 type Calls = typeof CALLS;

@@ -335,3 +335,16 @@ export interface LaunchRequest {
 export interface LaunchResult {
   terminal: TerminalInfo;
 }
+
+/**
+ * The background reading of agent teams found in Claude's transcripts (docs/claude-contract.md#record),
+ * for a progress line: files and bytes read of those found, and how many teams they hold.
+ */
+export interface ImportStatus {
+  running: boolean;
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  teamsFound: number;
+}

@@ -308,6 +308,7 @@ export class ApiHandlers {
       },
       exportConversation: (req) => this.service.export(req),
       search: (req) => this.service.search(req),
+      importStatus: () => this.service.importStatus(),
       openExternal: async (url) => {
         if (!this.opts.openExternal) throw new TeamdeckError('refused', 'this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.

@@ -15,6 +15,7 @@ import type {
   TerminalInfo,
   ThreadMessage,
   TimelineItem,
+  ImportStatus,
 } from '../../shared/types.js';
 import type { TerminalAvailability, TerminalHost, TerminalHostOptions } from '../terminals/types.js';
 
@@ -101,4 +102,6 @@ export interface TeamServiceApi {
   export(req: ExportRequest): Promise<ExportFile>;
   /** Every team's messages (or one team's) matching the words and phrases, newest first, a page at a time. */
   search(req: SearchRequest): Promise<SearchResult>;
+  /** How far the reading of teams found in Claude's transcripts has got. */
+  importStatus(): Promise<ImportStatus>;
 }

@@ -48,6 +48,7 @@ export const ENGINE_METHODS = {
   closeTerminal: argsSchema(['terminalId']),
   export: argsSchema(['exportRequest']),
   search: argsSchema(['searchRequest']),
+  importStatus: argsSchema([]),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;
