@@ -25,6 +25,7 @@ export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['activity', async () => (await import('./commands/activity.js')).activityCommand],
   ['tasks', async () => (await import('./commands/tasks.js')).tasksCommand],
   ['needs', async () => (await import('./commands/needs.js')).needsCommand],
+  ['import-status', async () => (await import('./commands/import-status.js')).importStatusCommand],
   ['send', async () => (await import('./commands/send.js')).sendCommand],
   ['launch', async () => (await import('./commands/launch.js')).launchCommand],
   ['tail', async () => (await import('./commands/tail.js')).tailCommand],
