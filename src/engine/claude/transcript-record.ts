@@ -175,6 +175,9 @@ export class RecordReader {
       const text = call.input.message;
       // A protocol message (a shutdown request or answer) is read where Claude delivers it, as the frame it wrote.
       if (typeof to !== 'string' || typeof text !== 'string' || text.trim() === '') continue;
+      // A send to a session's messaging socket (`uds:<path>`) is read where it arrives: Teamdeck's
+      // own socket journals what reaches it (ingest/socket-answers.ts), with an id of its own.
+      if (to.startsWith('uds:')) continue;
       const msgId = tur?.success === true && typeof tur.msg_id === 'string' ? tur.msg_id : undefined;
       const m: RecordMessage = { id: msgId ?? `tx-${id}`, from: this.opts.agent, to, text, timestamp: call.timestamp, via: 'message' };
       if (typeof call.input.summary === 'string') m.summary = call.input.summary;

@@ -8,7 +8,8 @@
 
 /** A 52-bit hash of (from, to, text): two FNV-1a passes with different seeds, plus the length. */
 export function textKey(from: string, to: string, text: string): number {
-  const s = `${from}\u0000${to}\u0000${text}`;
+  // Leading and trailing white space aside: a typed turn's row can differ there from what was typed.
+  const s = `${from}\u0000${to}\u0000${text.trim()}`;
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ s.length;
   for (let i = 0; i < s.length; i++) {
