@@ -44,7 +44,7 @@ const WS_RUNS = Math.max(1, Math.round(RUNS / 10));
 const TEAM = 'Fuzz Team';
 const TEAM_ID = teamDirName(TEAM);
 const MEMBERS = ['researcher', 'implementer'];
-const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds', 'getChannels', 'getTerminals', 'exportConversation', 'search', 'getUsage', 'getPrices', 'doctor']);
+const READS = new Set<CallName>(['getSnapshot', 'getRoster', 'getThread', 'getFeed', 'getSettings', 'getActivity', 'getTimeline', 'getTasks', 'getNeeds', 'getChannels', 'getTerminals', 'exportConversation', 'search', 'getUsage', 'getPrices', 'doctor', 'importStatus']);
 /** Calls on one terminal: without a terminal host, a well-formed one is refused. */
 const TERMINAL_CALLS = new Set<CallName>(['attachTerminal', 'terminalInput', 'resizeTerminal', 'detachTerminal', 'closeTerminal']);
 const ALLOWED = new Set(['invalid', 'refused', 'not_found']);
@@ -269,6 +269,7 @@ function validArgs(name: CallName): unknown[] {
     case 'startDemo':
     case 'getNeeds':
     case 'doctor':
+    case 'importStatus':
       return [];
     case 'getRoster':
     case 'getFeed':

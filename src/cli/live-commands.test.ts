@@ -30,6 +30,9 @@ describe('teamdeck activity', () => {
     const lines = (await readFile(join(config, CAPTURED_TX.writer), 'utf8')).split('\n');
     const call = lines.findIndex((l) => l.includes('"type":"assistant"') && l.includes('"name":"Bash"'));
     await writeFile(join(config, CAPTURED_TX.writer), lines.slice(0, call + 1).join('\n') + '\n');
+    // The lead's transcript before the writer's shutdown_approved (which the team's record reads as its shutdown).
+    const lead = (await readFile(join(config, CAPTURED_TX['team-lead']), 'utf8')).split('\n');
+    await writeFile(join(config, CAPTURED_TX['team-lead']), lead.slice(0, lead.findIndex((l) => l.includes('shutdown_approved'))).join('\n') + '\n');
     const json = await run(['activity', '--team', TEAM, '--json']);
     expect(json.code, json.stderr).toBe(0);
     const activity = JSON.parse(json.stdout) as MemberActivity[];

@@ -27,6 +27,7 @@ export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['needs', async () => (await import('./commands/needs.js')).needsCommand],
   ['usage', async () => (await import('./commands/usage.js')).usageCommand],
   ['budget', async () => (await import('./commands/budget.js')).budgetCommand],
+  ['import-status', async () => (await import('./commands/import-status.js')).importStatusCommand],
   ['send', async () => (await import('./commands/send.js')).sendCommand],
   ['launch', async () => (await import('./commands/launch.js')).launchCommand],
   ['tail', async () => (await import('./commands/tail.js')).tailCommand],

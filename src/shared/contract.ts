@@ -5,6 +5,7 @@ import type {
   ChannelOption,
   DeliveryStatus,
   DoctorReport,
+  ImportStatus,
   LaunchRequest,
   LaunchResult,
   TerminalInfo,
@@ -159,7 +160,9 @@ export type AppEvent =
   /** What an attached terminal printed (UTF-8 text with its escape sequences), in order. */
   | { type: 'terminal-output'; id: string; data: string }
   /** A team's usage changed (new replies in its transcripts, new prices): its figures now. */
-  | { type: 'usage'; team: string; usage: TeamUsage };
+  | { type: 'usage'; team: string; usage: TeamUsage }
+  /** The background reading of teams found in Claude's transcripts made progress. */
+  | { type: 'import-status'; status: ImportStatus };
 
 // ---------------------------------------------------------------------------------------------
 // The calls. CALLS below is the one list: the names, the TeamdeckCalls type, the preload bridge,
@@ -274,6 +277,8 @@ export const CALLS = {
   setPrices: call(['priceTable'], returns<PriceInfo>()),
   /** What stands between this machine and a working Teamdeck, each finding with what to do (the same as `teamdeck doctor`). */
   doctor: call([], returns<DoctorReport>()),
+  /** How far the background reading of teams found in Claude's transcripts has got (also pushed as `import-status`). */
+  importStatus: call([], returns<ImportStatus>()),
 };
 
 type Calls = typeof CALLS;

@@ -1,7 +1,7 @@
 // How a message went, in words: the channel a sent message took, why an undeliverable one never
 // arrived, and where a member's answer was found. One wording for the window (the thread and
 // feed marks) and the exports (history/export.ts). No Node, no DOM.
-import type { AnswerSource, ThreadMessage } from './types.js';
+import type { AnswerSource, MessageVia, ThreadMessage } from './types.js';
 
 /** What a sent message's row says about how it went: "typed as you", "as another session", "as teamdeck". */
 export function channelMark(m: Pick<ThreadMessage, 'channel' | 'sentAs'>): string | undefined {
@@ -32,5 +32,28 @@ export function sourceLabel(source: AnswerSource | undefined): string | undefine
       return 'over the messaging socket';
     default:
       return undefined;
+  }
+}
+
+/**
+ * How a message read from the members' transcripts travelled, in words (docs/claude-contract.md#record).
+ * `sentAs`: the name a message of the user's was written under, for `teamdeck`.
+ */
+export function viaWords(via: MessageVia, sentAs?: string): string {
+  switch (via) {
+    case 'typed':
+      return "typed in the lead's terminal";
+    case 'at-name':
+      return "an @name line typed in the lead's terminal";
+    case 'answer':
+      return 'the final text of its turn';
+    case 'spawn':
+      return 'the spawn prompt';
+    case 'message':
+      return 'a teammate message';
+    case 'teamdeck':
+      return `as ${sentAs ?? 'teamdeck'} via inbox`;
+    case 'socket':
+      return sentAs ? `as ${sentAs} via socket` : "on the session's messaging socket";
   }
 }

@@ -174,7 +174,18 @@ export interface ThreadMessage extends TeamMessage {
   source?: AnswerSource;
   /** Sent messages: how it was (or will be) delivered; absent on older journals = inbox. */
   channel?: ChannelKind;
+  /** How the message travelled, where Teamdeck read it from a transcript (see MessageVia). */
+  via?: MessageVia;
 }
+
+/**
+ * How a message travelled, as read from the members' transcripts (docs/claude-contract.md#record):
+ * `typed` in the lead's terminal; `at-name`, an `@name` line typed there; `answer`, the final
+ * text of the turn that took the user's words; `spawn`, the lead's spawn prompt; `message`, a
+ * SendMessage between members (or a protocol frame); `teamdeck`, sent as Teamdeck (an inbox
+ * entry of its name); `socket`, a message on a session's messaging socket.
+ */
+export type MessageVia = 'typed' | 'at-name' | 'answer' | 'spawn' | 'message' | 'teamdeck' | 'socket';
 
 // ---------------------------------------------------------------------------------------------
 // What each member is doing, its transcript as a timeline, the team's tasks, and what the team
@@ -367,4 +378,17 @@ export interface DoctorReport {
   engine: { pid: number; longRunning: boolean };
   findings: DoctorFinding[];
   checkedAt: number;
+}
+
+/**
+ * The background reading of agent teams found in Claude's transcripts (docs/claude-contract.md#record),
+ * for a progress line: files and bytes read of those found, and how many teams they hold.
+ */
+export interface ImportStatus {
+  running: boolean;
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  teamsFound: number;
 }

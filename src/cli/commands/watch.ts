@@ -34,6 +34,9 @@ export const watchCommand: Command = {
           io.out(p.common.json ? JSON.stringify(e) : `${stamp()}  ${e.team}  ${e.to}  ${e.id}  ${e.status}${e.reason ? `  (${e.reason})` : ''}`);
         } else if (e.type === 'problem') {
           io.out(p.common.json ? JSON.stringify(e) : `${stamp()}  problem  ${e.problem.file}: ${e.problem.message}`);
+        } else if (e.type === 'import-status') {
+          const st = e.status;
+          io.out(p.common.json ? JSON.stringify(e) : `${stamp()}  import  ${st.filesDone}/${st.filesTotal} files of ${st.teamsFound} teams found in transcripts${st.running ? '' : ', done'}`);
         } else if (e.type === 'queued-count') {
           io.out(p.common.json ? JSON.stringify(e) : `${stamp()}  queued  ${e.count} message${e.count === 1 ? '' : 's'} waiting`);
         }

@@ -313,6 +313,7 @@ export class ApiHandlers {
       getPrices: () => this.service.prices(),
       setPrices: (table) => this.service.setPrices(table),
       doctor: () => this.service.doctor(),
+      importStatus: () => this.service.importStatus(),
       openExternal: async (url) => {
         if (!this.opts.openExternal) throw new TeamdeckError('refused', 'this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.

@@ -9,6 +9,7 @@ import { readdir, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JsonlTail } from '../files/jsonl-tail.js';
 import { readBounded } from '../files/read-whole.js';
+import { readOffsets, writeOffsets, type Offsets } from './transcript-offsets.js';
 import { promptOrigin, promptText, sendAttempts, turnEndText, type SendAttempt } from './transcript-rows.js';
 
 // What callers of the watcher read rows with, where they have always found it.
@@ -87,11 +88,37 @@ export class TranscriptWatch {
   /** The subagents folder as last listed (inode and mtime). */
   private subagentsSeen = '';
 
+  /** Where each transcript was read to, as kept in `offsetsFile` (loaded at the first look). */
+  private offsets: Offsets | undefined;
+
+  /**
+   * `offsetsFile`: where the reading positions are kept across runs (an ended team's: what was
+   * read is in its journal, so a restart reads only the bytes added since).
+   */
   constructor(
     private readonly configDir: string,
     readonly leadSessionId: string,
     private readonly teamName: string,
+    private readonly offsetsFile?: string,
   ) {}
+
+  private newTail(path: string): JsonlTail {
+    const tail = new JsonlTail(path);
+    const at = this.offsets?.[path];
+    if (at) tail.resume(at);
+    return tail;
+  }
+
+  /** Keeps where each transcript was read to (after what was read from it is in the journal). */
+  async saveOffsets(): Promise<void> {
+    if (!this.offsetsFile) return;
+    const out: Offsets = {};
+    for (const [path, t] of this.tails) {
+      const p = t.tail.position();
+      if (p.ino !== undefined && p.offset > 0) out[path] = { offset: p.offset, ino: p.ino };
+    }
+    await writeOffsets(this.offsetsFile, out);
+  }
 
   /** Looks for transcripts (new teammates' too) and names each agent's file. */
   async find(leadName: string): Promise<Map<string, string>> {
@@ -149,10 +176,11 @@ export class TranscriptWatch {
   }
 
   private async discover(leadName: string): Promise<void> {
+    if (this.offsetsFile && !this.offsets) this.offsets = await readOffsets(this.offsetsFile);
     const dir = await this.findProjectDir();
     if (!dir) return;
     const lead = join(dir, `${this.leadSessionId}.jsonl`);
-    if (!this.tails.has(lead)) this.tails.set(lead, { tail: new JsonlTail(lead), agent: leadName, prompts: [], parents: new Map() });
+    if (!this.tails.has(lead)) this.tails.set(lead, { tail: this.newTail(lead), agent: leadName, prompts: [], parents: new Map() });
     const sub = join(dir, this.leadSessionId, 'subagents');
     let names: string[];
     try {
@@ -173,7 +201,7 @@ export class TranscriptWatch {
       const m = SUBAGENT_FILE.exec(n);
       const path = join(sub, n);
       if (!m || this.tails.has(path)) continue;
-      this.tails.set(path, { tail: new JsonlTail(path), agent: await this.subagentName(path, m[1]!), prompts: [], parents: new Map() });
+      this.tails.set(path, { tail: this.newTail(path), agent: await this.subagentName(path, m[1]!), prompts: [], parents: new Map() });
     }
   }
 

@@ -22,6 +22,20 @@ export class JsonlTail {
 
   constructor(readonly path: string) {}
 
+  /** Where the rows returned so far end (a torn last line is read again), and the file it was. */
+  position(): { offset: number; ino?: number } {
+    const p: { offset: number; ino?: number } = { offset: this.offset - this.partial.length };
+    if (this.ino !== undefined) p.ino = this.ino;
+    return p;
+  }
+
+  /** Goes on from a position an earlier tail of the same file reached (a file replaced since is read from its start). */
+  resume(at: { offset: number; ino?: number }): void {
+    if (this.ino !== undefined || this.offset !== 0) return;
+    this.offset = at.offset;
+    this.ino = at.ino;
+  }
+
   /** Rows appended since the last call; unparsable lines are skipped. */
   async read(): Promise<Record<string, unknown>[]> {
     let st;

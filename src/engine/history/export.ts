@@ -17,12 +17,13 @@
 //     text (exactly as written), summary?,
 //     protocol? { type, words, fields }                  (a protocol frame: its fields as written)
 //     delivery? { status, words, channel, sentAs?, reason? }   (messages you sent)
-//     answer? { source, words } }                        (a member's answer: where it was found)
+//     answer? { source, words },                         (a member's answer: where it was found)
+//     via? { kind, words } }                             (read from a transcript: how it travelled)
 import type { ExportFile, ExportFormat } from '../../shared/contract.js';
 import { describeFrame } from '../../shared/frame-text.js';
-import { channelMark, sourceLabel, undeliverableReason } from '../../shared/message-words.js';
+import { channelMark, sourceLabel, undeliverableReason, viaWords } from '../../shared/message-words.js';
 import { isFromUser, isToUser } from '../../shared/threads.js';
-import type { AnswerSource, ChannelKind, DeliveryStatus, FrameType, MemberInfo, TeamEra, TeamState, TeamSummary, ThreadMessage } from '../../shared/types.js';
+import type { AnswerSource, ChannelKind, DeliveryStatus, FrameType, MemberInfo, MessageVia, TeamEra, TeamState, TeamSummary, ThreadMessage } from '../../shared/types.js';
 
 export const EXPORT_FORMAT = 'teamdeck-export';
 export const EXPORT_VERSION = 1;
@@ -51,6 +52,7 @@ export interface ExportMessage {
   protocol?: { type: FrameType; words: string; fields: Record<string, unknown> };
   delivery?: { status: DeliveryStatus; words: string; channel: ChannelKind; sentAs?: string; reason?: string };
   answer?: { source: AnswerSource; words: string };
+  via?: { kind: MessageVia; words: string };
 }
 
 export interface ExportDocument {
@@ -242,6 +244,7 @@ function messageMarkdown(m: ThreadMessage, era: TeamEra, timeZone: string | unde
     meta.push(mdInline(deliveryWords(m, era) ?? m.status));
   }
   if (m.source !== undefined) meta.push(mdInline(answerWords(m.source)));
+  if (m.via !== undefined) meta.push(mdInline(viaWords(m.via, m.sentAs)));
   meta.push(codeSpan(isoOf(m.time) ?? m.timestamp));
   const line = meta.join(' · ');
   lines.push(line.charAt(0).toUpperCase() + line.slice(1), '');
@@ -314,6 +317,7 @@ function messageJson(m: ThreadMessage, era: TeamEra): ExportMessage {
     o.delivery = d;
   }
   if (m.source !== undefined) o.answer = { source: m.source, words: answerWords(m.source) };
+  if (m.via !== undefined) o.via = { kind: m.via, words: viaWords(m.via, m.sentAs) };
   return o;
 }
 

@@ -59,6 +59,16 @@ async function until<T>(what: string, f: () => T | undefined | false | Promise<T
   }
 }
 
+/**
+ * The lead's transcript as it was before the writer's shutdown: the captured one goes on to the
+ * writer's shutdown_approved, which the team's record reads as the writer having shut down.
+ */
+async function leadBeforeShutdown(): Promise<void> {
+  const lines = await capturedLines('team-lead');
+  const at = lines.findIndex((l) => l.includes('shutdown_approved'));
+  await writeFile(join(config, CAPTURED_TX['team-lead']), lines.slice(0, at).join('\n') + '\n');
+}
+
 describe('activity from the captured team', () => {
   it('reads who did what last: idle since each turn end, the last text, the lead from transcript and sessions file', async () => {
     await liveCapturedTeam(config, { config: 4, session: 11 });
@@ -73,6 +83,7 @@ describe('activity from the captured team', () => {
 
   it("replays the writer's Bash sleep 3: working with the call in flight, then its result, then idle; events and timeline items as it goes", async () => {
     await liveCapturedTeam(config, { config: 3, session: 3 });
+    await leadBeforeShutdown();
     await writeFile(join(config, CAPTURED_TX.writer), '');
     const s = await start();
     const lines = await capturedLines('writer');
@@ -135,6 +146,7 @@ describe('activity from the captured team', () => {
 
   it("the lead's sessions file at waiting / permission prompt: the member with a call in flight is the one waiting; back to busy, it works again", async () => {
     await liveCapturedTeam(config, { config: 3, session: 3 });
+    await leadBeforeShutdown();
     const lines = await capturedLines('writer');
     const bash = callLine(lines, 'Bash');
     await writeFile(join(config, CAPTURED_TX.writer), lines.slice(0, bash + 1).join('\n') + '\n');

@@ -117,6 +117,8 @@ function earliestTo(rt: Team): Map<string, number> {
   if (have && have.size === rt.history.observed.size) return have.byInbox;
   const byInbox = new Map<string, number>();
   for (const o of rt.history.observed.values()) {
+    // Read from a transcript: it reached its recipient's model, not an inbox.
+    if (o.via !== undefined) continue;
     const stem = inboxFileStem(o.to);
     const t = Date.parse(o.timestamp) || o.at;
     if (t < (byInbox.get(stem) ?? Infinity)) byInbox.set(stem, t);

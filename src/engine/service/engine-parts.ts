@@ -2,17 +2,20 @@
 // needs of the others (closures over `p`, which resolve when they are called, once every part
 // exists); nothing else crosses between them. The facade (team-service.ts) holds the parts and
 // routes each call to one of them.
+import { lstat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { AppEvent } from '../../shared/contract.js';
 import type { NeedItem } from '../../shared/types.js';
 import { Deliveries } from '../delivery/deliveries.js';
 import { DEFAULT_BACKOFF, type BackoffOptions } from '../delivery/outbox.js';
 import { InboxIngest } from '../ingest/inbox-ingest.js';
 import { answerToSocket } from '../ingest/socket-answers.js';
-import { pollTranscripts, type ReceiptsContext } from '../ingest/transcript-receipts.js';
+import { pollTeam, pollTranscripts, type ReceiptsContext } from '../ingest/transcript-receipts.js';
 import { LiveViews } from '../live/live-views.js';
 import { SearchIndex } from '../search/search-index.js';
 import { TeamDirectory } from '../teams/team-directory.js';
 import { UsageBook } from '../usage/usage-book.js';
+import { TranscriptImport } from '../teams/transcript-import.js';
 import { MemberChannels } from './member-channels.js';
 import { ReadSchedule } from './read-schedule.js';
 import type { TeamServiceOptions } from './service-types.js';
@@ -38,6 +41,8 @@ export interface EngineParts {
   usage: UsageBook;
   /** Reads what the teams' transcripts gained now (a one-shot command reads them to their end). */
   pollTranscripts: () => Promise<void>;
+  /** Teams found in Claude's transcripts, read in the background and listed as ended. */
+  importer: TranscriptImport;
 }
 
 export interface PartsOptions extends TeamServiceOptions {
@@ -126,6 +131,8 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     addAgents: (rt, agents) => p.dir.addTranscriptAgents(rt, agents),
     rosterChanged: (rt) => p.dir.announceRoster(rt),
     scheduleSeenPoll: () => p.reading.scheduleSeenPoll(),
+    // An ended team's line counts its messages: it follows what its transcripts added.
+    recorded: (rt) => p.dir.ended.note(rt),
   };
   p.usage = new UsageBook({
     stateDir, now,
@@ -138,6 +145,20 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     pricesProblem: (message) => (message ? p.dir.problem({ kind: 'prices', file: 'prices.json', message }) : void p.dir.globalProblems.delete('prices:prices.json')),
   });
   p.pollTranscripts = () => pollTranscripts(receipts);
+  p.importer = new TranscriptImport({
+    configDir, stateDir, emit, stopping,
+    isRunning: (id) => {
+      const rt = p.dir.teams.get(id);
+      return rt !== undefined && !rt.ended;
+    },
+    inTeamsRoot: (id) => lstat(join(teamsRoot, id)).then(() => true, () => false),
+    openTeam: (id) => p.dir.openTeam(id),
+    poll: async (rt) => (await pollTeam(receipts, rt)).rows,
+    noteEnded: (rt) => {
+      p.dir.ended.note(rt);
+      p.dir.announceTeams();
+    },
+  });
   p.reading = new ReadSchedule({
     teamsRoot, now, stopping, dir: p.dir, inboxes: p.inboxes, live: p.live, watch,
     pollTranscripts: () => pollTranscripts(receipts),

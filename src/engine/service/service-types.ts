@@ -16,6 +16,7 @@ import type {
   TerminalInfo,
   ThreadMessage,
   TimelineItem,
+  ImportStatus,
 } from '../../shared/types.js';
 import type { AllUsage, BudgetRequest, Budgets, ModelPrice, PriceInfo, UsageRequest } from '../../shared/usage-types.js';
 import type { TerminalAvailability, TerminalHost, TerminalHostOptions } from '../terminals/types.js';
@@ -113,4 +114,6 @@ export interface TeamServiceApi {
   setPrices(table: Record<string, ModelPrice>): Promise<PriceInfo>;
   /** The claude Teamdeck launches and its version, the proven range, tmux, the folders, the engine: each finding with what to do. */
   doctor(): Promise<DoctorReport>;
+  /** How far the reading of teams found in Claude's transcripts has got. */
+  importStatus(): Promise<ImportStatus>;
 }

@@ -9,7 +9,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
 import type { ChannelOption, LaunchRequest, MemberActivity, MemberInfo, NeedItem, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
-import type { DoctorReport, TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
+import type { DoctorReport, ImportStatus, TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
 import type { TerminalAvailability } from '../terminals/types.js';
 import type { AllUsage, BudgetRequest, Budgets, ModelPrice, PriceInfo, UsageRequest } from '../../shared/usage-types.js';
 import type { UsageBook } from '../usage/usage-book.js';
@@ -34,6 +34,7 @@ import type { LiveViews } from '../live/live-views.js';
 import { acquireStateLock } from './state-lock.js';
 import { TeamNotFoundError } from '../errors.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
+import type { TranscriptImport } from '../teams/transcript-import.js';
 import type { Team } from '../team/team.js';
 
 export { TeamNotFoundError } from '../errors.js';
@@ -72,6 +73,10 @@ export class TeamService implements TeamServiceApi {
   private readonly usageBook: UsageBook;
   private readonly parts: EngineParts;
   private readonly usageCalls: UsageCalls;
+  /** Teams found in Claude's transcripts (teams/transcript-import.ts). */
+  private readonly importer: TranscriptImport;
+  /** The import under way, which stop() waits for. */
+  private importing: Promise<void> = Promise.resolve();
 
   /**
    * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
@@ -100,6 +105,7 @@ export class TeamService implements TeamServiceApi {
     ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading, usage: this.usageBook } = parts);
     this.parts = parts;
     this.usageCalls = new UsageCalls({ parts, resolve: (t) => this.resolve(t), watching: () => this.watchEnabled });
+    ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading, importer: this.importer } = parts);
     // Stuck messages and asks follow from messages and their states: the needs-you queue
     // listens to the engine's events like any listener.
     this.listeners.add((e) => {
@@ -128,6 +134,13 @@ export class TeamService implements TeamServiceApi {
         // After the teams are read: a first build of the index never slows the window's start.
         void Promise.resolve(this.reading.background).then(() => (this.stopping ? undefined : this.searchIndex.start()));
         this.reading.startWatching();
+        // Teams found in Claude's transcripts, read after the first roster, in the background.
+        this.importing = Promise.resolve(this.reading.background)
+          .then(() => (this.stopping ? undefined : this.importer.run()))
+          .catch((e: Error) => this.dir.problem({ kind: 'journal', file: 'journal', message: `reading the teams in Claude's transcripts stopped: ${e.message}` }));
+      } else {
+        // A one-shot command answers for every team there is, those only in transcripts too.
+        await this.importer.run();
       }
     } catch (e) {
       await this.stop();
@@ -139,6 +152,7 @@ export class TeamService implements TeamServiceApi {
     if (this.stopping) return;
     this.stopping = true;
     await this.reading.halt();
+    await this.importing;
     this.live.close();
     await this.memberChannels.stop();
     // A team being read in the background, or ahead for a page, finishes first: its journal is
@@ -347,6 +361,11 @@ export class TeamService implements TeamServiceApi {
       team = byName;
     }
     return this.searchIndex.search({ ...req, team }, (id) => names.get(id) ?? id, !this.watchEnabled);
+  }
+
+  /** How far the reading of teams found in Claude's transcripts has got. */
+  async importStatus(): Promise<ImportStatus> {
+    return this.importer.current;
   }
 
   /** What every member of the team is doing now (current era: sessions file, transcripts, config). */

@@ -53,6 +53,7 @@ export const ENGINE_METHODS = {
   prices: argsSchema([]),
   setPrices: argsSchema(['priceTable']),
   doctor: argsSchema([]),
+  importStatus: argsSchema([]),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;

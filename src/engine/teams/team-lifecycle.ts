@@ -4,12 +4,14 @@
 // remembers of it (team.json) so that it stays listed after Claude removes its folder. The only
 // writer of a team's core (team/team.ts); it tells no one: the directory, which calls it, says
 // what changed.
+import { join } from 'node:path';
 import type { TeamProblem } from '../../shared/types.js';
 import { readTeamConfig } from '../claude/config.js';
 import { classifyEra } from '../claude/era.js';
 import { ENDED_FOLDER_GONE, judgeLiveness } from '../claude/lifecycle.js';
 import { inboxFileStem, teamPaths } from '../claude/paths.js';
 import { buildMembers, USER_INBOX } from '../claude/team-reader.js';
+import { TRANSCRIPT_OFFSETS_FILE } from '../claude/transcript-offsets.js';
 import { TranscriptWatch } from '../claude/transcripts.js';
 import { fileSignature } from '../files/file-signature.js';
 import type { TeamHistory } from '../journal/team-history.js';
@@ -92,7 +94,9 @@ export class TeamLifecycle {
   watchTranscripts(team: Team): void {
     const session = team.config?.leadSessionId ?? team.meta?.leadSessionId;
     if (team.era !== 'current' || !session || team.transcripts?.leadSessionId === session) return;
-    this.core(team).transcripts = new TranscriptWatch(this.ctx.configDir, session, team.config?.name ?? team.id);
+    // An ended team's transcripts only grow at its end, if at all: where they were read to is kept.
+    const offsets = team.ended ? join(team.history.dir, TRANSCRIPT_OFFSETS_FILE) : undefined;
+    this.core(team).transcripts = new TranscriptWatch(this.ctx.configDir, session, team.config?.name ?? team.id, offsets);
   }
 
   /** An ended team opened from its journal alone: its members and its end as remembered. */
