@@ -223,13 +223,14 @@ export class TranscriptRows {
     return this.assistant([{ type: 'text', text }], at);
   }
 
-  /** A tool's answer to one tool_use row: the result block, plus what the tool reported. */
-  toolResult(toolUse: Row, content: ContentBlock & { type: 'tool_result' }, toolUseResult: unknown, at?: number): Row {
+  /** A tool's answer to one tool_use row: the result block, plus what the tool reported (Bash's also says whether it ran sandboxed). */
+  toolResult(toolUse: Row, content: ContentBlock & { type: 'tool_result' }, toolUseResult: unknown, at?: number, sandboxed?: boolean): Row {
     const row = this.userHead();
     row.message = { role: 'user', content: [content] };
     row.uuid = this.ids.uuid();
     row.timestamp = this.stamp(at);
     row.toolUseResult = toolUseResult;
+    if (sandboxed !== undefined) row.sandboxed = sandboxed;
     row.sourceToolAssistantUUID = toolUse.uuid;
     row.permissionDecision = { decision: 'accept', source: 'config', reasonType: 'mode' };
     return this.put(this.tail(row, true));
