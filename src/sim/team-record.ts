@@ -78,6 +78,8 @@ export function routingContent(text: string): string {
 
 export class TeamRecord {
   readonly team: string;
+  readonly sessionId: string;
+  readonly cwd: string;
   readonly lead: TranscriptRows;
   readonly leadPath: string;
   readonly prompt: PromptState;
@@ -87,6 +89,8 @@ export class TeamRecord {
 
   constructor(private readonly o: TeamRecordOptions) {
     this.team = `session-${o.sessionId.slice(0, 8)}`;
+    this.sessionId = o.sessionId;
+    this.cwd = o.cwd;
     this.ids = o.ids ?? randomIds;
     this.now = o.now ?? Date.now;
     this.prompt = newPromptState(this.ids);

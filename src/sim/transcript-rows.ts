@@ -113,6 +113,11 @@ export class TranscriptRows {
     return this.owner.agentId === undefined;
   }
 
+  /** Continues a file already written: the next row's parent is its last row. */
+  continueAfter(uuid: string): void {
+    this.parent = uuid;
+  }
+
   /** The head every row starts with. */
   private head(): Row {
     return { parentUuid: this.parent, isSidechain: !this.lead };
