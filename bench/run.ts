@@ -23,6 +23,8 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   scale: async () => (await import('./scale.js')).benchScale(),
   // 500 ended teams listed from the index beside 20 running ones (`teamdeck gen --ended`).
   'scale-ended': async () => (await import('./scale-ended.js')).benchScaleEnded(),
+  // 30 days of Claude's transcripts (about 2 GB, cached) imported as ended teams (`--history-mb=N`).
+  import: async () => (await import('./import.js')).benchImport(),
   // 60 s of engine CPU with nothing changing (`--idle-seconds=N` to change it).
   idle: async () => (await import('./idle.js')).benchIdle(),
 };
