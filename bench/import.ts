@@ -17,7 +17,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { generateTeams } from '../src/sim/fixture-gen.js';
-import { appendHistory, writeHistory, type GenSession } from '../src/sim/history-gen.js';
+import { appendHistory, HISTORY_FORMAT, writeHistory, type GenSession } from '../src/sim/history-gen.js';
 import { ensureRendererBuilt, hostClient, launchBrowser, newBenchPage, rssMb, sleep, startHost, nowMs, type Host } from './browser.js';
 import { coldStart } from './scale.js';
 import type { Row } from './stats.js';
@@ -69,7 +69,7 @@ function walk(dir: string, out: string[] = []): string[] {
  * relative to it.
  */
 function history(sessions: number, mb: number): { config: string; manifest: Manifest; generatedMs?: number } {
-  const config = join(cacheRoot(), `history-${sessions}x${TEAMMATES}-${mb}MB-seed1`);
+  const config = join(cacheRoot(), `history-v${HISTORY_FORMAT}-${sessions}x${TEAMMATES}-${mb}MB-seed1`);
   const file = join(config, 'manifest.json');
   const cached = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Manifest) : undefined;
   if (cached && Date.now() - cached.end < FRESH_FOR_MS) {

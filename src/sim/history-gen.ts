@@ -14,6 +14,9 @@ import { createRng, type Rng } from './prng.js';
 import { TeamRecord, type RecordSink, type Sent } from './team-record.js';
 import { seededIds, type Row } from './transcript-rows.js';
 
+/** Bumped whenever the same options would write other bytes: a cached copy of an older format is made again. */
+export const HISTORY_FORMAT = 1;
+
 export interface HistoryGenOptions {
   /** `<config>`: the transcripts go under `<config>/projects`, as Claude's do. */
   configDir: string;
@@ -173,7 +176,13 @@ function startSession(o: { configDir: string; seed: number; index: number; start
     (s.clock += 2_000),
   );
   record.leadSays(`Team is up: ${names.join(', ')}.`, (s.clock += 1_000));
-  s.messages += 1 + names.length;
+  // The user speaks to the first teammate directly (`@name` in the lead's terminal), and it answers.
+  const first = names[0]!;
+  record.atMention(first, `${words.request().text} Tell me first, before the lead.`, (s.clock += 20_000));
+  const answer = words.reply().text;
+  record.mateSays(first, answer, (s.clock += 8_000));
+  record.toLead([record.idle(first, (s.clock += 300), answer)], (s.clock += 700));
+  s.messages += 1 + names.length + 2;
   return s;
 }
 
