@@ -169,7 +169,18 @@ export interface ThreadMessage extends TeamMessage {
   source?: AnswerSource;
   /** Sent messages: how it was (or will be) delivered; absent on older journals = inbox. */
   channel?: ChannelKind;
+  /** How the message travelled, where Teamdeck read it from a transcript (see MessageVia). */
+  via?: MessageVia;
 }
+
+/**
+ * How a message travelled, as read from the members' transcripts (docs/claude-contract.md#record):
+ * `typed` in the lead's terminal; `at-name`, an `@name` line typed there; `answer`, the final
+ * text of the turn that took the user's words; `spawn`, the lead's spawn prompt; `message`, a
+ * SendMessage between members (or a protocol frame); `teamdeck`, sent as Teamdeck (an inbox
+ * entry of its name); `socket`, a message on a session's messaging socket.
+ */
+export type MessageVia = 'typed' | 'at-name' | 'answer' | 'spawn' | 'message' | 'teamdeck' | 'socket';
 
 // ---------------------------------------------------------------------------------------------
 // What each member is doing, its transcript as a timeline, the team's tasks, and what the team

@@ -105,6 +105,8 @@ export function observedToThread(rt: Team, o: ObservedState, text?: string): Thr
   if (o.summary !== undefined) m.summary = o.summary;
   if (o.color !== undefined) m.color = o.color;
   if (o.source) m.source = o.source;
+  if (o.via) m.via = o.via;
+  if (o.sentAs !== undefined) m.sentAs = o.sentAs;
   const frame = o.source ? undefined : parseFrame(m.text);
   if (frame) m.frame = frame;
   return m;
@@ -167,10 +169,10 @@ export function threadOf(rt: Team, member: string, notes: SentNotes): ThreadMess
   const answers = answersOf(rt, member);
   for (const a of answers) out.push(answerToThread(rt, a));
   const mine = (m: { from: string; to: string }) => isFromUser(m) && inThread(m, member, { context: false });
-  if (rt.era === 'legacy') {
-    // Messages from the user written by someone else (another tool, an older Teamdeck).
-    for (const o of rt.history.observed.values()) if (mine(o)) out.push(observedToThread(rt, o));
-  }
+  // Messages from the user written by someone else (another tool, an older Teamdeck) on a
+  // legacy team; and on any, the user's words read from transcripts (typed in the lead's
+  // terminal, an `@name` line, sent as Teamdeck by a Teamdeck that did not journal them).
+  for (const o of rt.history.observed.values()) if ((rt.era === 'legacy' || o.via !== undefined) && mine(o)) out.push(observedToThread(rt, o));
   const last = answers.at(-1)?.time ?? (rt.era === 'legacy' ? rt.facts.lastReplyOf(member) : undefined);
   for (const s of rt.history.sent.values()) if (mine({ from: USER, to: s.to })) out.push(sentToThread(rt, s, notes, last));
   return sortByTime(out);

@@ -5,6 +5,7 @@
 import type { TeamMessage } from '../../shared/types.js';
 import { inboxFileStem } from '../claude/paths.js';
 import type { JournalRecord, ObservedRecord } from '../journal/journal.js';
+import { textKey } from '../journal/record-keys.js';
 import type { Team } from '../team/team.js';
 
 export interface InboxFold {
@@ -35,6 +36,8 @@ export function foldInbox(
   // what it already found (an inbox can hold an id twice).
   const consumed = new Set<string>();
   const observed = new Set<string>();
+  // Per text key, entries of this read not folded in yet (record-keys.ts).
+  const keyed = new Map<number, number>();
   for (let i = from; i < messages.length; i++) {
     const m = messages[i]!;
     const sent = rt.history.sent.get(m.id);
@@ -45,7 +48,16 @@ export function foldInbox(
       }
       continue;
     }
-    if (rt.history.observed.has(m.id) || observed.has(m.id)) continue;
+    if (rt.history.observed.has(m.id) || rt.history.dups.has(m.id) || observed.has(m.id)) continue;
+    // Already read from a transcript, where it has no id (an `@name` line, an idle notification).
+    const key = textKey(m.from, owner, m.text);
+    const pending = keyed.get(key) ?? 0;
+    keyed.set(key, pending + 1);
+    if (rt.history.keys.isDuplicate(key, 'other', pending)) {
+      observed.add(m.id);
+      records.push({ t: 'dup', id: m.id, to: owner, at, key, side: 'other' });
+      continue;
+    }
     // The record alone: the history folds it into the message it keeps (a first read of a long
     // inbox makes one object per message fewer).
     const r: ObservedRecord = { t: 'observed', id: m.id, from: m.from, to: owner, text: m.text, timestamp: m.timestamp, at };

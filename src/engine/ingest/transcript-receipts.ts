@@ -13,6 +13,7 @@ import { isTerminalPrompt } from '../delivery/terminal-channel.js';
 import { observedToThread } from '../history/views.js';
 import type { JournalRecord, ObservedWithText, SentState } from '../journal/journal.js';
 import type { Team } from '../team/team.js';
+import { recordRows } from './transcript-record.js';
 
 export interface ReceiptsContext {
   now: () => number;
@@ -29,6 +30,10 @@ export interface ReceiptsContext {
   rosterChanged: (rt: Team) => void;
   /** Transcripts get looked at again soon: a message waits to be seen or answered. */
   scheduleSeenPoll: () => void;
+  /** Every row read, per team and member, for counts kept elsewhere (usage); nothing rereads a file for them. */
+  /** The record gained messages (an ended team's index entry follows its message count). */
+  recorded?: (rt: Team) => void;
+  rowSink?: (team: string, member: string, rows: readonly Record<string, unknown>[]) => void;
 }
 
 /** Whether a prompt in the recipient's context is this sent message, by the channel it took. */
@@ -67,6 +72,7 @@ export async function pollTranscripts(ctx: ReceiptsContext): Promise<void> {
     const ours = new Set([USER_INBOX, sendAs, ...[...rt.history.sent.values()].map((s) => s.from)]);
     const found = await rt.transcripts.poll(rt.lead?.name ?? 'team-lead', ours);
     if (found.rows.length) ctx.onRows(rt, found.rows);
+    if (ctx.rowSink) for (const r of found.rows) ctx.rowSink(rt.id, r.agent, r.rows);
     else if (rt.ended && ctx.now() - rt.ended.at >= DRAIN_AFTER_END_MS) drained.add(rt);
     for (const p of found.prompts) rt.facts.noteTranscribed(p.agent);
     // Presence: what each agent last did; a teammate known only from its transcript is listed.
@@ -103,6 +109,8 @@ export async function pollTranscripts(ctx: ReceiptsContext): Promise<void> {
       await durable;
       ctx.delivery.announceAll(rt);
     }
+    // The team's whole record, from the same rows (docs/claude-contract.md#record).
+    if (found.rows.length && (await recordRows(ctx, rt, found.rows)) > 0) ctx.recorded?.(rt);
     if (rosterChanged) ctx.rosterChanged(rt);
     // Looked at again soon while a message waits to be seen or answered.
     const unanswered = [...rt.history.sent.values()].some((s) => s.seenAt !== undefined && !rt.facts.isReplied(s.id));

@@ -4,6 +4,8 @@
 // disk back is journal-texts.ts.
 import { mayBeFrame } from '../claude/frames.js';
 import { inboxFileStem, LEGACY_SENDER } from '../claude/paths.js';
+import type { MessageVia } from '../../shared/types.js';
+import { KeyCounts, textKey, type KeySide } from './record-keys.js';
 
 export interface QueuedRecord {
   t: 'queued';
@@ -41,6 +43,24 @@ export interface ObservedRecord {
   source?: 'transcript' | 'socket';
   /** The sent messages this answer's turn had in context (a transcript answer). */
   replyTo?: string[];
+  /** Read from a transcript: how it travelled (docs/claude-contract.md#record). */
+  via?: MessageVia;
+  /** The user's words written under one of Teamdeck's names (`from` is that name). */
+  sentAs?: string;
+  /** Read from a transcript with no id of Claude's: matched to other sources by text (record-keys.ts). */
+  byText?: true;
+}
+/**
+ * A message already in the history under another id, seen once more (record-keys.ts): kept so
+ * that the next match is made as this one was, never shown.
+ */
+export interface DupRecord {
+  t: 'dup';
+  id: string;
+  to: string;
+  at: number;
+  key: number;
+  side: KeySide;
 }
 export interface ConsumedRecord {
   t: 'consumed';
@@ -74,7 +94,7 @@ export interface AttemptRecord {
   to: string;
   at: number;
 }
-export type JournalRecord = QueuedRecord | DeliveredRecord | ObservedRecord | ConsumedRecord | SeenRecord | UndeliverableRecord | AttemptRecord;
+export type JournalRecord = QueuedRecord | DeliveredRecord | ObservedRecord | ConsumedRecord | SeenRecord | UndeliverableRecord | AttemptRecord | DupRecord;
 
 export interface SentState {
   id: string;
@@ -143,10 +163,31 @@ export interface FoldedState {
   sent: Map<string, SentState>;
   observed: Map<string, ObservedState>;
   records: number;
+  /** Messages matched by text across sources (record-keys.ts). */
+  keys: KeyCounts;
+  /** Ids seen once more as another message's duplicate (DupRecord): never shown, never read again. */
+  dups: Map<string, { key: number; side: KeySide }>;
 }
 
 export function emptyState(): FoldedState {
-  return { sent: new Map(), observed: new Map(), records: 0 };
+  return { sent: new Map(), observed: new Map(), records: 0, keys: new KeyCounts(), dups: new Map() };
+}
+
+/** The key a sent message is matched by: typed into the lead's terminal, it reads as the user's turn. */
+export function sentKey(s: Pick<SentState, 'from' | 'to' | 'text' | 'channel'>): number {
+  return textKey(s.channel === 'terminal' ? LEGACY_SENDER : s.from, s.to, s.text);
+}
+
+/** Which side of a match an observed message is on, if any: read by text from a transcript, or from an inbox. */
+export function observedSide(r: Pick<ObservedRecord, 'source' | 'via' | 'byText'>): KeySide | undefined {
+  if (r.byText) return 'transcript';
+  return r.source === undefined && r.via === undefined ? 'other' : undefined;
+}
+
+/** Counts a folded message's key (a start from a snapshot counts again what the snapshot holds). */
+export function countKey(state: FoldedState, r: { from: string; to: string; text: string } & Pick<ObservedRecord, 'source' | 'via' | 'byText'>): void {
+  const side = observedSide(r);
+  if (side) state.keys.add(textKey(r.from, r.to, r.text), side);
 }
 
 export class JournalError extends Error {
@@ -174,6 +215,8 @@ export function isRecord(v: unknown): v is JournalRecord {
       return typeof r.from === 'string' && typeof r.text === 'string' && typeof r.timestamp === 'string';
     case 'consumed':
       return r.how === 'flagged' || r.how === 'pruned';
+    case 'dup':
+      return typeof r.key === 'number' && (r.side === 'transcript' || r.side === 'other');
     default:
       return false;
   }
@@ -194,6 +237,7 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string,
       if (r.summary !== undefined) s.summary = r.summary;
       if (r.channel === 'terminal' || r.channel === 'socket') s.channel = r.channel;
       state.sent.set(r.id, s);
+      state.keys.add(sentKey(s), 'other');
       return;
     }
     case 'delivered': {
@@ -237,8 +281,16 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string,
       }
       return;
     }
+    case 'dup': {
+      if (!state.dups.has(r.id)) {
+        state.dups.set(r.id, { key: r.key, side: r.side });
+        state.keys.add(r.key, r.side);
+      }
+      return;
+    }
     case 'observed': {
       if (!state.observed.has(r.id)) {
+        countKey(state, r);
         // Every field set (undefined where the record has none): the messages folded from a
         // journal, most of a history, share one shape, with no property store of their own.
         const onDisk = ref !== undefined && textMayStayOnDisk(r);
@@ -254,6 +306,9 @@ export function applyRecord(state: FoldedState, r: JournalRecord, where: string,
           at: r.at,
           source: r.source,
           replyTo: r.replyTo,
+          via: r.via,
+          sentAs: r.sentAs,
+          byText: r.byText,
         });
       }
       return;

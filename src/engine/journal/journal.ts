@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { writeSync } from 'node:fs';
 import { writeFileAtomic, folderSyncsInFlight, fsyncDir, SYNC_WRITE_MAX } from '../files/atomic-write.js';
 import { SEG, SNAP, segName, snapName } from './journal-files.js';
-import { applyRecord, emptyState, isRecord, JournalError, keptText, type FoldedState, type JournalRecord, type ObservedState, type ObservedWithText, type SentState } from './journal-records.js';
+import { applyRecord, countKey, emptyState, isRecord, sentKey, JournalError, keptText, type FoldedState, type JournalRecord, type ObservedState, type ObservedWithText, type SentState } from './journal-records.js';
 import { readTexts } from './journal-texts.js';
 
 // The record types and the folding rule are imported from here, as they always were.
@@ -23,6 +23,8 @@ interface Snapshot {
   records: number;
   sent: SentState[];
   observed: ObservedWithText[];
+  /** The DupRecords folded in (record-keys.ts). */
+  dups?: Array<{ id: string; key: number; side: 'transcript' | 'other' }>;
 }
 
 export { SEG, SNAP, segName, snapName } from './journal-files.js';
@@ -99,8 +101,19 @@ export class Journal {
       }
       if (snap.v !== 1 || snap.nextSegment !== snapN) throw new JournalError(`${file}: not a Teamdeck journal snapshot`);
       // Snapshots before the current era did not store the sender: it was always `user`.
-      for (const s of snap.sent) state.sent.set(s.id, { ...s, from: s.from ?? 'user' });
-      for (const o of snap.observed) state.observed.set(o.id, o);
+      for (const s of snap.sent) {
+        const sent = { ...s, from: s.from ?? 'user' };
+        state.sent.set(s.id, sent);
+        state.keys.add(sentKey(sent), 'other');
+      }
+      for (const o of snap.observed) {
+        state.observed.set(o.id, o);
+        countKey(state, o);
+      }
+      for (const d of snap.dups ?? []) {
+        state.dups.set(d.id, { key: d.key, side: d.side });
+        state.keys.add(d.key, d.side);
+      }
       state.records = snap.records;
       from = snap.nextSegment;
     }
@@ -264,6 +277,7 @@ export class Journal {
       records: state.records,
       sent: [...state.sent.values()],
       observed: [...state.observed.values()].map(withText),
+      dups: [...state.dups].map(([id, d]) => ({ id, ...d })),
     };
     const newFh = await open(join(this.dir, segName(next)), 'a');
     await writeFileAtomic(join(this.dir, snapName(next)), JSON.stringify(snap));

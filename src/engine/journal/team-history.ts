@@ -5,6 +5,7 @@
 import type { ObservedState, SentState } from './journal-records.js';
 import { applyRecord, type FoldedState, type JournalRecord } from './journal-records.js';
 import { Journal, type JournalOptions, type JournalPosition } from './journal.js';
+import type { KeyCounts } from './record-keys.js';
 
 export class TeamHistory {
   private constructor(
@@ -30,6 +31,16 @@ export class TeamHistory {
 
   get observed(): ReadonlyMap<string, Readonly<ObservedState>> {
     return this.state.observed;
+  }
+
+  /** Messages matched by text across sources (record-keys.ts). */
+  get keys(): Readonly<KeyCounts> {
+    return this.state.keys;
+  }
+
+  /** Ids journaled as another message's duplicate: never shown. */
+  get dups(): ReadonlyMap<string, unknown> {
+    return this.state.dups;
   }
 
   /** Records folded, snapshot included. */

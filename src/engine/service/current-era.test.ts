@@ -237,10 +237,13 @@ describe('a current-era team', () => {
       const t = await s.thread(TEAM, 'team-lead');
       return t.some((m) => m.from === 'team-lead') && t;
     });
-    expect(thread.map((m) => [m.from, m.text, m.status ?? m.source])).toEqual([
-      ['user', text, 'replied'],
-      ['team-lead', 'Lead here: the team is working.', 'transcript'],
-    ]);
+    const shown = thread.map((m) => [m.from, m.text, m.status ?? m.source]);
+    // Teamdeck's message once (its block in the lead's transcript is the same message), and its answer once.
+    expect(shown.filter((m) => m[1] === text)).toEqual([['user', text, 'replied']]);
+    expect(shown.filter((m) => m[0] === 'team-lead' && m[1] === 'Lead here: the team is working.')).toEqual([['team-lead', 'Lead here: the team is working.', 'transcript']]);
+    // The rest is the user's turns typed in the lead's terminal, and the lead's answers (docs/claude-contract.md#record).
+    for (const m of thread.filter((x) => x.text !== text && x.text !== 'Lead here: the team is working.')) expect(m.via === 'typed' || m.via === 'answer').toBe(true);
+    expect(new Set(thread.map((m) => m.id)).size).toBe(thread.length);
   });
 
   it('ends when Claude removes the folder: history stays, sends are refused, queued ones become undeliverable, no folder is made again', async () => {

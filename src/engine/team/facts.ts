@@ -95,7 +95,7 @@ export class TeamFacts {
     }
     for (const id of o.replyTo ?? []) this.replied.add(id);
     this.asks.note(o);
-    if (o.source === 'transcript' && o.replyTo) this.transcribed.add(o.from);
+    if (o.source === 'transcript' && (o.replyTo || o.via)) this.transcribed.add(o.from);
     if (isAnswerCandidate(o)) {
       let list = this.candidates.get(o.from);
       if (!list) this.candidates.set(o.from, (list = []));
