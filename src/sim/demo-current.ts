@@ -65,7 +65,7 @@ export async function createCurrentDemo(opts: DemoOptions): Promise<DemoTeam> {
   const found = 'Refresh runs 60 s before expiry, but the clock skew allowance is applied twice, so long sessions expire about two minutes early. Details in notes/auth.md.';
   r.mateSays('researcher', found, ago(25));
   // The lead's poll took two entries at once: one row, two blocks.
-  r.toLead([starting, r.idle('researcher', ago(25) + 300, found)], ago(25) + 700, 'Good find. Implementer, keep the upload budget separate.');
+  r.toLead([starting, r.idle('researcher', ago(25) + 300, found, { to: 'user', summary: 'Found the bug' })], ago(25) + 700, 'Good find. Implementer, keep the upload budget separate.');
 
   // The user asks the lead how it is going, in the lead's terminal; the lead answers in its turn.
   r.typed('How is it going? Keep it short.', ago(23));

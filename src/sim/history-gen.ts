@@ -15,7 +15,7 @@ import { TeamRecord, type RecordSink, type Sent } from './team-record.js';
 import { seededIds, type Row } from './transcript-rows.js';
 
 /** Bumped whenever the same options would write other bytes: a cached copy of an older format is made again. */
-export const HISTORY_FORMAT = 1;
+export const HISTORY_FORMAT = 2;
 
 export interface HistoryGenOptions {
   /** `<config>`: the transcripts go under `<config>/projects`, as Claude's do. */
@@ -133,9 +133,10 @@ function round(s: Session): void {
   for (const m of s.members) {
     if (m !== who && !rng.chance(0.5)) continue;
     for (let k = rng.int(1, 4); k > 0; k--) r.bash(m, `npm test -- ${words.pick(DIRS)}`, output(rng, words, rng.int(10, 60)), tick(rng.int(1_000, 8_000)), rng.chance(0.5) ? words.reply().text : undefined);
+    let note: Sent | undefined;
     if (s.members.length > 1 && rng.chance(0.3)) {
       const peer = words.pick(s.members.filter((x) => x !== m));
-      const note = r.send(m, peer, words.peer(), 'Heads up', tick(1_000));
+      note = r.send(m, peer, words.peer(), 'Heads up', tick(1_000));
       r.toMate(peer, [note], tick(600));
       s.messages += 1;
     }
@@ -145,7 +146,7 @@ function round(s: Session): void {
     }
     const result = words.reply().text;
     r.mateSays(m, result, tick(2_000));
-    reports.push(r.idle(m, tick(300), result));
+    reports.push(r.idle(m, tick(300), result, note));
     s.messages += 1;
   }
   // The lead's polls take what has come: a few entries per row.

@@ -11,8 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { createDemoTeam } from './demo.js';
 import { routingContent } from './team-record.js';
 
-const CAPTURE = fileURLToPath(new URL('../../test/fixtures/claude-2.1.332/team-lifecycle/projects/-home-me-proj/', import.meta.url));
-const SESSION = 'cc4ff1d9-7874-413b-94e4-5b8d2fe0f369';
+const FIXTURES = fileURLToPath(new URL('../../test/fixtures/claude-2.1.332/', import.meta.url));
+/** Two real runs: a team's lifecycle, and its record (teammates writing to each other, a typed turn, an @name line). */
+const CAPTURES = [
+  ['team-lifecycle', 'cc4ff1d9-7874-413b-94e4-5b8d2fe0f369'],
+  ['team-record', '61e2434f-59b4-42c5-a48c-b7dbeebeccb6'],
+] as const;
 
 type Row = Record<string, unknown>;
 const jsonl = (text: string): Row[] =>
@@ -47,13 +51,16 @@ function shapes(rows: Row[]): Map<string, Set<string>> {
 }
 
 function capturedRows(): Row[] {
-  const sub = join(CAPTURE, SESSION, 'subagents');
-  return [
-    ...jsonl(readFileSync(join(CAPTURE, `${SESSION}.jsonl`), 'utf8')),
-    ...readdirSync(sub)
-      .filter((f) => f.endsWith('.jsonl'))
-      .flatMap((f) => jsonl(readFileSync(join(sub, f), 'utf8'))),
-  ];
+  return CAPTURES.flatMap(([run, session]) => {
+    const project = join(FIXTURES, run, 'projects', '-home-me-proj');
+    const sub = join(project, session, 'subagents');
+    return [
+      ...jsonl(readFileSync(join(project, `${session}.jsonl`), 'utf8')),
+      ...readdirSync(sub)
+        .filter((f) => f.endsWith('.jsonl'))
+        .flatMap((f) => jsonl(readFileSync(join(sub, f), 'utf8'))),
+    ];
+  });
 }
 
 describe('the current-era demo writes the team record as 2.1.332 does', () => {
@@ -124,6 +131,11 @@ describe('the current-era demo writes the team record as 2.1.332 does', () => {
     expect(Object.keys(result)).toEqual(['success', 'message', 'msg_id', 'routing']);
     expect(result.routing).toEqual({ sender: 'implementer', senderColor: 'green', target: '@researcher', targetColor: 'blue', summary: 'Retry budget owner?', content: 'Does the upload client share the auth retry budget…' });
     expect(mates.get('researcher')!.map(text)).toContain('<teammate-message teammate_id="implementer" color="green" summary="Retry budget owner?">\nDoes the upload client share the auth retry budget, or does it keep its own?\n</teammate-message>');
+    // To the lead, routing names the lead's colour as the captures do.
+    const toLead = mates.get('researcher')!.map((r) => r.toolUseResult as Row | undefined).find((t) => (t?.routing as Row | undefined)?.target === '@team-lead')!;
+    expect(toLead.routing).toMatchObject({ sender: 'researcher', senderColor: 'blue', targetColor: 'red' });
+    const real = capturedRows().map((r) => r.toolUseResult as Row | undefined).find((t) => (t?.routing as Row | undefined)?.target === '@team-lead')!;
+    expect(Object.keys(toLead.routing as Row)).toEqual(Object.keys(real.routing as Row));
     // A SendMessage to `user` is refused, as 2.1.332 refuses it.
     const refused = mates.get('researcher')!.find((r) => (r.toolUseResult as Row | undefined)?.success === false)!.toolUseResult as Row;
     expect(refused.message).toMatch(/^No agent named 'user' is reachable/);
@@ -140,6 +152,8 @@ describe('the current-era demo writes the team record as 2.1.332 does', () => {
     const two = wrappers.find((w) => (w.match(/<teammate-message /g) ?? []).length === 2)!;
     expect(two).toContain('<teammate-message teammate_id="researcher" color="blue" summary="Starting on auth">');
     expect(two).toContain('"type":"idle_notification","from":"researcher"');
+    // The turn's last message to anyone but the lead, named as the capture names it.
+    expect(two).toContain('"summary":"[to user] Found the bug"');
     for (const n of ['implementer', 'tester']) expect(wrappers.some((w) => w.includes(`"type":"idle_notification","from":"${n}"`) && w.includes('"result":"Done:'))).toBe(true);
     expect(wrappers.some((w) => w.includes('"type":"shutdown_approved"') && w.includes('"paneId":"[invalid id]"'))).toBe(true);
     expect(now - Date.parse(lead.at(-1)!.timestamp as string)).toBeLessThan(60_000);

@@ -71,6 +71,9 @@ export interface TeamRecordOptions {
   now?: () => number;
 }
 
+/** The colour 2.1.332's SendMessage routing gives the lead (seen in both captures; the lead has none in config). */
+export const LEAD_ROUTING_COLOR = 'red';
+
 /** The routing summary of a SendMessage result shows the text's first 50 characters (docs/claude-contract.md#record). */
 export function routingContent(text: string): string {
   return text.length <= 50 ? text : `${text.slice(0, 50)}…`;
@@ -107,6 +110,10 @@ export class TeamRecord {
 
   private colorOf(name: string): string | undefined {
     return this.mates.get(name)?.color;
+  }
+
+  private routingColor(name: string): string | undefined {
+    return name === LEAD_NAME ? LEAD_ROUTING_COLOR : this.colorOf(name);
   }
 
   /** A turn the user typed into the lead's terminal (origin human). */
@@ -166,9 +173,9 @@ export class TeamRecord {
     const [call] = rows.assistant([{ type: 'tool_use', id, name: 'SendMessage', input: { to, summary, message: text, type: 'message', recipient: to, recipient_kind: 'name', content: text } }], at);
     const msgId = this.ids.uuid();
     const routing: Record<string, unknown> = { sender: from };
-    if (this.colorOf(from) !== undefined) routing.senderColor = this.colorOf(from);
+    if (this.routingColor(from) !== undefined) routing.senderColor = this.routingColor(from);
     routing.target = `@${to}`;
-    if (this.colorOf(to) !== undefined) routing.targetColor = this.colorOf(to);
+    if (this.routingColor(to) !== undefined) routing.targetColor = this.routingColor(to);
     routing.summary = summary;
     routing.content = routingContent(text);
     const result = { success: true, message: `Message sent to ${to}'s inbox`, msg_id: msgId, routing };
@@ -191,9 +198,14 @@ export class TeamRecord {
     return { from, to, text, summary, at };
   }
 
-  /** A teammate's idle report at the end of its turn; `result` is the turn's final text. */
-  idle(name: string, at: number, result?: string): Sent {
+  /**
+   * A teammate's idle report at the end of its turn; `result` is the turn's final text. A turn
+   * that sent a message to anyone but the lead (even one Claude refused) names the last of them
+   * in `summary`, as `[to <name>] <its summary>` (test/fixtures/claude-2.1.332/team-record).
+   */
+  idle(name: string, at: number, result?: string, peer?: { to: string; summary?: string }): Sent {
     const frame: Record<string, unknown> = { type: 'idle_notification', from: name, timestamp: new Date(at).toISOString(), idleReason: 'available' };
+    if (peer) frame.summary = `[to ${peer.to}] ${peer.summary ?? ''}`;
     if (result !== undefined) frame.result = result;
     return { from: name, to: LEAD_NAME, text: JSON.stringify(frame), color: this.colorOf(name), at };
   }
