@@ -3,14 +3,14 @@
 // transcripts, every inbox pruned) opens on a populated feed and threads; and a team Teamdeck
 // never saw, whose lead has exited (transcripts under <config>/projects, no team folder), is
 // listed as ended, browsable and searchable.
+import type { Page } from '@playwright/test';
+import { createDemoTeam } from '../src/sim/demo.js';
 import { writeHistory } from '../src/sim/history-gen.js';
 import { test, expect } from './fixtures.js';
 
-test('the demo opens on a populated feed and threads, from its transcripts', async ({ page, deck }, testInfo) => {
-  await deck.open(page);
-  await page.getByTestId('start-demo').click();
+/** The demo's history, seen in the feed and in the lead's and the tester's threads. */
+async function expectDemoHistory(page: Page, shot: (name: string) => string): Promise<void> {
   await expect(page.getByTestId('member-researcher')).toBeVisible();
-
   await page.getByTestId('open-feed').click();
   const feed = page.getByTestId('feed');
   // Teammate to teammate, the user's typed turn, an @name line, Teamdeck's question, answers.
@@ -19,7 +19,7 @@ test('the demo opens on a populated feed and threads, from its transcripts', asy
   await expect(feed).toContainText('Run the upload suite first, then the rest.');
   await expect(feed).toContainText('What happens when a refresh races a logout?');
   await expect(feed).toContainText('logout should cancel in-flight refreshes');
-  await page.screenshot({ path: testInfo.outputPath('demo-feed.png') });
+  await page.screenshot({ path: shot('demo-feed.png') });
 
   // The lead's thread: the turn typed in its terminal, and its answer.
   await page.getByTestId('member-team-lead').click();
@@ -31,7 +31,21 @@ test('the demo opens on a populated feed and threads, from its transcripts', asy
   const tester = page.locator('[data-testid="thread"][data-member="tester"]');
   await expect(tester).toContainText('Run the upload suite first, then the rest.');
   await expect(tester).toContainText('212 passed, 0 failed');
-  await page.screenshot({ path: testInfo.outputPath('demo-thread.png') });
+  await page.screenshot({ path: shot('demo-thread.png') });
+}
+
+test('the demo as `npm start` and `teamdeck demo` make it opens on a populated feed and threads, from its transcripts', async ({ page, deck }, testInfo) => {
+  // Written before the app starts, as `teamdeck demo` does ahead of `npm start`'s window.
+  await createDemoTeam({ teamsDir: deck.teamsDir, cwd: deck.base });
+  await deck.open(page);
+  await expectDemoHistory(page, (n) => testInfo.outputPath(n));
+  expect(deck.pageProblems).toEqual([]);
+});
+
+test('the demo started from the empty state opens on a populated feed and threads too', async ({ page, deck }, testInfo) => {
+  await deck.open(page);
+  await page.getByTestId('start-demo').click();
+  await expectDemoHistory(page, (n) => testInfo.outputPath(n));
   expect(deck.pageProblems).toEqual([]);
 });
 
