@@ -19,6 +19,8 @@ async function expectDemoHistory(page: Page, shot: (name: string) => string): Pr
   await expect(feed).toContainText('Run the upload suite first, then the rest.');
   await expect(feed).toContainText('What happens when a refresh races a logout?');
   await expect(feed).toContainText('logout should cancel in-flight refreshes');
+  // On screen, not only in the DOM: the newest message is painted where the feed opens.
+  await expect(feed.getByText('logout should cancel in-flight refreshes').first()).toBeVisible();
   await page.screenshot({ path: shot('demo-feed.png') });
 
   // The lead's thread: the turn typed in its terminal, and its answer.
