@@ -26,6 +26,8 @@ const scenarios: Record<string, () => Promise<Row[]>> = {
   // Usage counted cold over 200 MB of transcripts (BENCH_USAGE_MB=2048 for 2 GB), against reading and parsing them.
   usage: async () => (await import('./usage.js')).benchUsage(),
   'usage-visible': async () => (await import('./usage-dom.js')).benchUsageVisible(),
+  // 30 days of Claude's transcripts (about 2 GB, cached) imported as ended teams (`--history-mb=N`).
+  import: async () => (await import('./import.js')).benchImport(),
   // 60 s of engine CPU with nothing changing (`--idle-seconds=N` to change it).
   idle: async () => (await import('./idle.js')).benchIdle(),
 };

@@ -9,12 +9,11 @@
 // it leaves everything.
 import { randomUUID } from 'node:crypto';
 import { rename, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { claudeEntry, claudeSend, claudeTake, type ClaudeMessage } from './claude-inbox.js';
 import { configMembers, createSessionTeamConfig, LEAD_NAME, readConfig, reclaimLead, removeFromConfig, spawnIntoConfig, type TeammateSpec } from './claude-config.js';
-import { projectSlug, SESSION_TEAM, simTeamPaths } from './claude-paths.js';
+import { SESSION_TEAM, simTeamPaths } from './claude-paths.js';
+import { spawnResult, spawnToolResult } from './spawn-result.js';
 import { leadTurn, leadViewOf, teammateTerminated, type BlockInput } from './framing.js';
 import { SessionFile } from './lead-session.js';
 import { createRng, randomSeed } from './prng.js';
@@ -85,35 +84,7 @@ export interface SimLead {
 
 const DEFAULT_PROMPT = (name: string) => `You are ${name} on this team. Report to the lead, then wait for instructions.`;
 
-/** The Agent tool's answer to an in-process spawn, as 2.1.332 words it. */
-export function spawnResult(agentId: string, name: string): string {
-  return `Spawned successfully. (This tool result is internal metadata — never quote or paste any part of it, including the ID below, into a user-facing reply.)\nagent_id: ${agentId}\nname: ${name}\nThe agent is now running and will receive instructions via mailbox.`;
-}
-
-/** The Agent tool's structured result for an in-process spawn (its `toolUseResult`). */
-export function spawnToolResult(o: { agentId: string; name: string; team: string; prompt: string; model: string; color?: string; cwd: string; sessionId: string; planModeRequired?: boolean }): Record<string, unknown> {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  return {
-    status: 'teammate_spawned',
-    prompt: o.prompt,
-    agentId: o.agentId,
-    resolvedModel: o.model,
-    teammate_id: `${o.name}@${o.team}`,
-    agent_id: o.agentId,
-    agent_type: 'general-purpose',
-    model: o.model,
-    name: o.name,
-    color: o.color,
-    tmux_session_name: 'in-process',
-    tmux_window_name: 'in-process',
-    tmux_pane_id: 'in-process',
-    team_name: o.team,
-    is_splitpane: false,
-    plan_mode_required: o.planModeRequired ?? false,
-    outputFile: join(tmpdir(), `claude-${uid}`, projectSlug(o.cwd), o.sessionId, 'tasks', `${o.agentId}.output`),
-  };
-}
-
+export { spawnResult, spawnToolResult } from './spawn-result.js';
 
 export async function startLead(opts: StartLeadOptions): Promise<SimLead> {
   const now = opts.now ?? Date.now;
