@@ -26,6 +26,8 @@ export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['tasks', async () => (await import('./commands/tasks.js')).tasksCommand],
   ['needs', async () => (await import('./commands/needs.js')).needsCommand],
   ['send', async () => (await import('./commands/send.js')).sendCommand],
+  ['answer', async () => (await import('./commands/answer.js')).answerCommand],
+  ['interrupt', async () => (await import('./commands/interrupt.js')).interruptCommand],
   ['launch', async () => (await import('./commands/launch.js')).launchCommand],
   ['tail', async () => (await import('./commands/tail.js')).tailCommand],
   ['watch', async () => (await import('./commands/watch.js')).watchCommand],

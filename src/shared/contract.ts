@@ -2,8 +2,11 @@
 // Every call the renderer may make (CALLS, near the end) and every event main pushes is declared
 // here, once.
 import type {
+  AnswerRequest,
   ChannelOption,
   DeliveryStatus,
+  LeadAction,
+  PlanAnswerRequest,
   LaunchRequest,
   LaunchResult,
   TerminalInfo,
@@ -116,6 +119,8 @@ export interface Settings {
   needsNotifications: boolean;
   /** The `claude` executable for launched teams; empty means `claude` from the PATH. */
   claudePath: string;
+  /** Permission prompts may be answered, and turns stopped, from Teamdeck (keys in the lead's terminal). */
+  answerFromTeamdeck: boolean;
 }
 
 export interface Snapshot {
@@ -186,6 +191,8 @@ export interface ArgTypes {
   terminalInput: string;
   exportRequest: ExportRequest;
   searchRequest: SearchRequest;
+  answerRequest: AnswerRequest;
+  planAnswerRequest: PlanAnswerRequest;
 }
 
 export type ArgKind = keyof ArgTypes;
@@ -257,6 +264,12 @@ export const CALLS = {
   exportConversation: call(['exportRequest'], returns<ExportFile>()),
   /** Every team's messages that match the words and phrases, newest first. */
   search: call(['searchRequest'], returns<SearchResult>()),
+  /** Answers a permission prompt of the needs-you queue by keys in the lead's terminal, once its screen shows exactly that prompt. */
+  answerPrompt: call(['answerRequest'], returns<LeadAction>()),
+  /** Stops the member's turn in flight (the lead: Esc in its terminal); refused, saying why, where no safe way exists. */
+  interruptMember: call(['team', 'member'], returns<LeadAction>()),
+  /** Approves or rejects a teammate's plan through the lead, typed as the user. */
+  answerPlan: call(['planAnswerRequest'], returns<LeadAction>()),
 };
 
 type Calls = typeof CALLS;

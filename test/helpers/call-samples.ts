@@ -17,6 +17,8 @@ export const SAMPLE_ARGS: { readonly [K in ArgKind]: ArgTypes[K] } = {
   terminalInput: 'ls\r',
   exportRequest: { team: 'alpha', format: 'md' },
   searchRequest: { query: 'hello' },
+  answerRequest: { need: 'permission:alpha:researcher:toolu_01', choice: 'deny', reason: 'use the test database' },
+  planAnswerRequest: { need: 'plan:alpha:plan-1@researcher', approve: true },
 };
 
 /** Well-formed arguments for these kinds, the optional ones given too. */

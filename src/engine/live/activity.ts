@@ -5,7 +5,7 @@
 // nothing per row already seen.
 import type { MemberActivity } from '../../shared/types.js';
 import type { LeadSession } from '../claude/sessions.js';
-import { assistantText, isTurnEnd, oneLine, promptOf, rowTime, toolResults, toolUses, type Row, type ToolCall } from '../claude/transcript-rows.js';
+import { assistantText, isInterruptRow, isTurnEnd, oneLine, promptOf, rowTime, toolResults, toolUses, type Row, type ToolCall } from '../claude/transcript-rows.js';
 import type { Team } from '../team/team.js';
 
 /** Tool calls remembered per agent, at most: a turn rarely has more than a few in flight. */
@@ -42,8 +42,8 @@ export function foldRows(track: AgentTrack, rows: readonly Row[]): boolean {
       track.lastText = oneLine(text, 200);
       changed = true;
     }
-    if (isTurnEnd(row)) {
-      // A turn that ended has nothing in flight, whatever was not answered (an interrupted call).
+    if (isTurnEnd(row) || isInterruptRow(row)) {
+      // A turn that ended (or was interrupted) has nothing in flight, whatever was not answered.
       track.inflight.clear();
       track.lastTurnEndAt = at;
       changed = true;

@@ -11,6 +11,7 @@ import { pollTranscripts, type ReceiptsContext } from '../ingest/transcript-rece
 import { LiveViews } from '../live/live-views.js';
 import { SearchIndex } from '../search/search-index.js';
 import { TeamDirectory } from '../teams/team-directory.js';
+import { LeadActions } from './lead-actions.js';
 import { MemberChannels } from './member-channels.js';
 import { ReadSchedule } from './read-schedule.js';
 import type { TeamServiceOptions } from './service-types.js';
@@ -32,6 +33,8 @@ export interface EngineParts {
   live: LiveViews;
   /** The first read, the watcher, the tick and its safety net, the seen poll. */
   reading: ReadSchedule;
+  /** Answers, interrupts and plan answers typed into a lead's terminal for the user. */
+  leadActions: LeadActions;
 }
 
 export interface PartsOptions extends TeamServiceOptions {
@@ -106,7 +109,8 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     inboxes: (rt) => p.inboxes.owners(rt).map((owner) => ({ owner, messages: p.inboxes.countOf(rt, owner) })),
     // The messages Claude holds for its user's approval join the queue; a permission prompt of
     // a lead this engine hosts opens its terminal.
-    withChannels: (needs) => p.memberChannels.needs(needs),
+    withChannels: (needs) => p.leadActions.decorateNeeds(p.memberChannels.needs(needs)),
+    decorateActivity: (rt, activity) => p.leadActions.decorateActivity(rt, activity),
     // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
     onActivity: (rt) => p.delivery.kickTerminal(rt),
   });
@@ -117,6 +121,19 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     rosterChanged: (rt) => p.dir.announceRoster(rt),
     scheduleSeenPoll: () => p.reading.scheduleSeenPoll(),
   };
+  p.leadActions = new LeadActions({
+    stateDir, now, emit,
+    resolve: (team) => p.dir.resolveTeam(team),
+    team: (id) => p.dir.teams.get(id),
+    needs: async () => {
+      // A one-shot engine follows no watch: the sessions are read as they are now.
+      if (!watch) await p.live.readSessions();
+      return p.live.needs();
+    },
+    hosted: p.memberChannels.hosted,
+    sessionOf: (rt) => p.live.sessionOf(rt),
+    changed: (rt) => p.live.announceActivity(rt),
+  });
   p.reading = new ReadSchedule({
     teamsRoot, now, stopping, dir: p.dir, inboxes: p.inboxes, live: p.live, watch,
     pollTranscripts: () => pollTranscripts(receipts),

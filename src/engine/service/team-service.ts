@@ -8,7 +8,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
-import type { ChannelOption, LaunchRequest, MemberActivity, MemberInfo, NeedItem, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
+import type { ActionVia, AnswerRequest, ChannelOption, LaunchRequest, LeadAction, MemberActivity, MemberInfo, NeedItem, PlanAnswerRequest, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
 import type { TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
 import type { TerminalAvailability } from '../terminals/types.js';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../claude/era.js';
@@ -28,6 +28,7 @@ import { DEFAULT_IDLE_THRESHOLD_MS } from '../teams/presence.js';
 import type { ReadSchedule } from './read-schedule.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
 import type { LiveViews } from '../live/live-views.js';
+import type { LeadActions } from './lead-actions.js';
 import { acquireStateLock } from './state-lock.js';
 import { TeamNotFoundError } from '../errors.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
@@ -65,6 +66,8 @@ export class TeamService implements TeamServiceApi {
   private readonly preparing = new Set<Promise<unknown>>();
   /** Every team's history, searchable: follows the journals (search/). */
   private readonly searchIndex: SearchIndex;
+  /** Answers and interrupts typed into a lead's terminal for the user. */
+  private readonly leadActions: LeadActions;
 
   /**
    * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
@@ -90,7 +93,7 @@ export class TeamService implements TeamServiceApi {
         stopping: () => this.stopping,
       },
     );
-    ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading } = parts);
+    ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading, leadActions: this.leadActions } = parts);
     // Stuck messages and asks follow from messages and their states: the needs-you queue
     // listens to the engine's events like any listener.
     this.listeners.add((e) => {
@@ -293,7 +296,24 @@ export class TeamService implements TeamServiceApi {
 
   async feed(team: string): Promise<ThreadMessage[]> {
     const rt = await this.resolve(team);
-    return feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()), this.delivery.notesOf(rt));
+    const messages = feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()), this.delivery.notesOf(rt));
+    // What the user did in the lead's terminal from Teamdeck, in its place in time.
+    const actions = await this.leadActions.feedOf(rt);
+    return actions.length === 0 ? messages : [...messages, ...actions].sort((a, b) => a.time - b.time);
+  }
+
+  // ---------------------------------------------------------------- answers in the lead's terminal
+
+  answer(req: AnswerRequest, via: ActionVia = 'cli'): Promise<LeadAction> {
+    return this.leadActions.answer(req, via);
+  }
+
+  interrupt(team: string, member: string, via: ActionVia = 'cli'): Promise<LeadAction> {
+    return this.leadActions.interrupt(team, member, via);
+  }
+
+  answerPlan(req: PlanAnswerRequest, via: ActionVia = 'cli'): Promise<LeadAction> {
+    return this.leadActions.answerPlan(req, via);
   }
 
   /** A member's thread, or the whole team's feed, as a file (the words and format: history/export.ts). */

@@ -48,6 +48,9 @@ export const ENGINE_METHODS = {
   closeTerminal: argsSchema(['terminalId']),
   export: argsSchema(['exportRequest']),
   search: argsSchema(['searchRequest']),
+  answer: argsSchema(['answerRequest']),
+  interrupt: argsSchema(['team', 'member']),
+  answerPlan: argsSchema(['planAnswerRequest']),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;

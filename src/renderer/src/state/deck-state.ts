@@ -153,6 +153,7 @@ export const DEFAULT_SETTINGS: Settings = {
   notifications: true,
   senderName: DEFAULT_SENDER_NAME,
   needsNotifications: true,
+  answerFromTeamdeck: true,
   claudePath: '',
 };
 
