@@ -208,6 +208,11 @@ export class LeadActions {
     return p;
   }
 
+  /** Once the team's journaled actions are read (a one-shot command's activity shows them too). */
+  ready(rt: Team): Promise<void> {
+    return this.load(rt);
+  }
+
   /** The team's actions as feed lines, oldest first. */
   async feedOf(rt: Team): Promise<ThreadMessage[]> {
     await this.load(rt);

@@ -346,6 +346,7 @@ export class TeamService implements TeamServiceApi {
     const rt = await this.resolve(team);
     // A one-shot command has no watch to keep the session current: read it now.
     if (!this.watchEnabled) await this.live.readSession(rt);
+    await this.leadActions.ready(rt);
     return this.live.activityOf(rt);
   }
 
