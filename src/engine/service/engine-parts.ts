@@ -125,6 +125,7 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     stateDir, now, emit,
     resolve: (team) => p.dir.resolveTeam(team),
     team: (id) => p.dir.teams.get(id),
+    teams,
     needs: async () => {
       // A one-shot engine follows no watch: the sessions are read as they are now.
       if (!watch) await p.live.readSessions();

@@ -24,6 +24,7 @@ export interface LeadActionsContext {
   now: () => number;
   resolve: (team: string) => Promise<Team>;
   team: (id: string) => Team | undefined;
+  teams: () => Iterable<Team>;
   /** The needs as they are now (sessions read again by a one-shot engine). */
   needs: () => Promise<NeedItem[]>;
   hosted: HostedTerminals;
@@ -244,22 +245,31 @@ export class LeadActions {
     return known.reason ? { available: false, reason: known.reason } : { available: true };
   }
 
-  private probing = new Set<number>();
+  private readonly probing = new Map<number, Promise<void>>();
 
   /** Finds the lead's pane in the background; the needs and activity are judged again with it. */
-  private async probe(rt: Team): Promise<void> {
+  private probe(rt: Team): Promise<void> {
     const pid = this.leadPid(rt);
-    if (pid === undefined || this.probing.has(pid)) return;
-    this.probing.add(pid);
-    try {
-      const before = JSON.stringify(this.reach.get(pid)?.reason ?? null);
-      await this.paneOf(rt);
-      if (JSON.stringify(this.reach.get(pid)?.reason ?? null) !== before) this.ctx.changed(rt);
-    } catch {
-      // found again at the next look
-    } finally {
-      this.probing.delete(pid);
+    if (pid === undefined) return Promise.resolve();
+    let p = this.probing.get(pid);
+    if (!p) {
+      const before = JSON.stringify(this.reach.get(pid) ? (this.reach.get(pid)!.reason ?? null) : 'unknown');
+      p = this.paneOf(rt)
+        .then(() => {
+          if (JSON.stringify(this.reach.get(pid)?.reason ?? null) !== before) this.ctx.changed(rt);
+        })
+        // found again at the next look
+        .catch(() => {})
+        .finally(() => this.probing.delete(pid));
+      this.probing.set(pid, p);
     }
+    return p;
+  }
+
+  /** Looks for every waiting lead's terminal now (a one-shot command answers once, not after a probe). */
+  async probeAll(): Promise<void> {
+    await this.answering();
+    await Promise.all([...this.ctx.teams()].filter((rt) => this.ctx.sessionOf(rt)?.status === 'waiting' && !this.ctx.hosted.terminalOf(rt.id)).map((rt) => this.probe(rt)));
   }
 
   /** Permission prompts say whether Teamdeck can answer them here, or why not. */

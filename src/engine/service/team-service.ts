@@ -363,7 +363,10 @@ export class TeamService implements TeamServiceApi {
   /** What the teams need from the human, across all teams, newest first. */
   async needs(): Promise<NeedItem[]> {
     if (!this.started) throw new Error('service not started');
-    if (!this.watchEnabled) await this.live.readSessions();
+    if (!this.watchEnabled) {
+      await this.live.readSessions();
+      await this.leadActions.probeAll();
+    }
     return this.live.needs();
   }
 
