@@ -36,11 +36,12 @@ export interface LeadActionsContext {
 
 /**
  * Claude Code 2.1.332's lead terminal has no key that stops one in-process teammate's turn: Esc
- * stops only the lead's own turn (a teammate's running Bash went on), and the agents panel
- * ("↓ to manage") views teammates (docs/claude-contract.md#interrupts).
+ * stops only the lead's own turn (a teammate's running Bash went on, also in the teammate's
+ * view), and the agents panel's "x to stop" ends the teammate altogether: it leaves the team
+ * (docs/claude-contract.md#interrupts). Neither is a Stop.
  */
 export const TEAMMATE_STOP_REASON =
-  "Claude's lead terminal offers no safe way to stop one teammate's turn (Esc stops only the lead's own); ask the lead to stop it, or message the teammate";
+  "Claude's lead terminal offers no safe way to stop one teammate's turn: Esc stops only the lead's own, and the agents panel's \"x to stop\" removes the teammate from the team; ask the lead, or message the teammate";
 
 /** How long a "… by you" stays on a member's activity after the state it led to began. */
 const BY_YOU_SLACK_MS = 5_000;
