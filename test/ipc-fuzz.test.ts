@@ -320,6 +320,19 @@ function validArgs(name: CallName): unknown[] {
       return [];
     case 'setPrices':
       return [{ 'claude-test': { inputPerMTok: 1, outputPerMTok: 2, cacheWritePerMTok: 1.25, cacheReadPerMTok: 0.1 } }];
+    // No prompt waits in the simulated team: every answer must be a clean refusal, nothing typed.
+    case 'answerPrompt': {
+      const req: Record<string, unknown> = { need: pick([`permission:${TEAM_ID}:${MEMBERS[0]}`, `permission:${TEAM_ID}:${MEMBERS[0]}:toolu_01`, `plan:${TEAM_ID}:p-1`, 'x'.repeat(1_024), '../../etc/passwd']), choice: pick(['allow', 'allow-always', 'deny']) };
+      if (req.choice === 'deny' && chance(0.5)) req.reason = pick(['use the test database', 'ü'.repeat(2_000), 'a\nb', '$(rm -rf /)', '; kill-server;']);
+      return [req];
+    }
+    case 'interruptMember':
+      return [pick([TEAM_ID, TEAM]), pick(['team-lead', ...MEMBERS])];
+    case 'answerPlan': {
+      const req: Record<string, unknown> = { need: pick([`plan:${TEAM_ID}:p-1`, `permission:${TEAM_ID}:${MEMBERS[0]}`]), approve: chance(0.5) };
+      if (chance(0.5)) req.feedback = pick(['tighten step 2', 'x'.repeat(2_000)]);
+      return [req];
+    }
   }
 }
 
@@ -819,7 +832,7 @@ describe(`IPC fuzz (seed ${SEED})`, () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     await sleep(300); // anything a call had scheduled has run by now
     expect(Object.fromEntries(await filesNow())).toEqual(Object.fromEntries(before));
-    expect(settings.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '' });
+    expect(settings.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '', answerFromTeamdeck: true });
     // Still serving: reads answer, and a valid send is delivered.
     const roster = await handlers.dispatch('getRoster', [TEAM_ID]);
     expect(roster.ok && (roster.value as { name: string }[]).map((m) => m.name).sort()).toEqual(['implementer', 'researcher', 'team-lead']);

@@ -41,7 +41,7 @@ describe('teamdeck activity', () => {
       ['researcher', 'idle'],
       ['writer', 'working'],
     ]);
-    expect(activity[2]).toEqual({ member: 'writer', kind: 'working', since: Date.parse('2026-12-01T11:21:55.803Z'), tool: { name: 'Bash', summary: 'sleep 3; echo writer-bash-done', since: Date.parse('2026-12-01T11:21:55.803Z') }, sources: ['transcript'] });
+    expect(activity[2]).toEqual({ member: 'writer', kind: 'working', since: Date.parse('2026-12-01T11:21:55.803Z'), tool: { name: 'Bash', summary: 'sleep 3; echo writer-bash-done', since: Date.parse('2026-12-01T11:21:55.803Z') }, sources: ['transcript'], stop: { available: false, reason: expect.stringMatching(/no safe way to stop one teammate's turn/) } });
     const human = await run(['activity', '--team', TEAM]);
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^writer {6}working · Bash: sleep 3; echo writer-bash-done · \d+ (s|min|h|d)/m);
@@ -105,7 +105,8 @@ describe('teamdeck needs', () => {
     expect(json.code, json.stderr).toBe(0);
     const needs = JSON.parse(json.stdout) as NeedItem[];
     expect(needs).toEqual([
-      { id: `permission:${TEAM}:team-lead`, kind: 'permission', team: TEAM, member: 'team-lead', title: 'team-lead waits for a permission answer', detail: "Answer it in the lead's terminal (team-lead).", since: askedAt },
+      // The "lead" is this test's process, not Claude Code: Teamdeck will not answer for it, and says why.
+      { id: `permission:${TEAM}:team-lead`, kind: 'permission', team: TEAM, member: 'team-lead', title: 'team-lead waits for a permission answer', detail: "Answer it in the lead's terminal (team-lead).", since: askedAt, answer: { available: false, reason: expect.stringMatching(/is not Claude Code|not running as this user|only on Linux/) } },
       { id: `orphan-inbox:${TEAM}:reseacher`, kind: 'orphan-inbox', team: TEAM, title: '1 message in inboxes/reseacher.json, which no member reads', detail: expect.any(String), since: Date.parse('2026-12-01T11:30:00.000Z'), orphan: { inbox: 'reseacher', messages: 1 } },
     ]);
     const human = await run(['needs']);

@@ -29,6 +29,8 @@ export const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ['budget', async () => (await import('./commands/budget.js')).budgetCommand],
   ['import-status', async () => (await import('./commands/import-status.js')).importStatusCommand],
   ['send', async () => (await import('./commands/send.js')).sendCommand],
+  ['answer', async () => (await import('./commands/answer.js')).answerCommand],
+  ['interrupt', async () => (await import('./commands/interrupt.js')).interruptCommand],
   ['launch', async () => (await import('./commands/launch.js')).launchCommand],
   ['tail', async () => (await import('./commands/tail.js')).tailCommand],
   ['watch', async () => (await import('./commands/watch.js')).watchCommand],

@@ -74,6 +74,8 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
       // The window shows as soon as the teams are found; their histories are read right after.
       createService: (o) => withEngineSocket(new TeamService({ ...o, openInBackground: true })),
       startDemo: () => startDemoTeam(),
+      // Only an authenticated browser reaches these handlers (the host checks its token first).
+      via: 'browser',
       log: (message, error) => io.err(`teamdeck serve: ${message}${error instanceof Error ? `: ${error.message}` : ''}`),
     });
   } catch (e) {

@@ -3,7 +3,7 @@
 // WebSocket) run validateCall before any handler: the renderer is not trusted.
 import { z } from 'zod';
 import { MAX_SENDER_NAME, senderNameIssue } from './sender-name.js';
-import { CHANNEL_KINDS, PERMISSION_MODES } from './types.js';
+import { ANSWER_CHOICES, CHANNEL_KINDS, PERMISSION_MODES } from './types.js';
 import { CALL_NAMES, CALLS, type ApiError, type ArgKind, type ArgsOf, type ArgSpec, type ArgTypes, type CallArgs, type CallName } from './contract.js';
 
 export const MAX_NAME_LENGTH = 255;
@@ -122,6 +122,7 @@ export const settingsPatchSchema = z.strictObject({
   idleMinutes: z.number().int().min(IDLE_MINUTES_RANGE.min).max(IDLE_MINUTES_RANGE.max).optional(),
   notifications: z.boolean().optional(),
   needsNotifications: z.boolean().optional(),
+  answerFromTeamdeck: z.boolean().optional(),
   senderName: z
     .string()
     .max(MAX_SENDER_NAME, { abort: true })
@@ -168,6 +169,28 @@ export const priceTableSchema = z
     z.strictObject({ inputPerMTok: perMTok, outputPerMTok: perMTok, cacheWritePerMTok: perMTok, cacheReadPerMTok: perMTok }),
   )
   .refine((t) => Object.keys(t).length <= 500, 'must name at most 500 models');
+/** A needs-you item's id: one line, bounded (`permission:<team>:<member>:<tool call id>`). */
+export const MAX_NEED_ID_LENGTH = 1_024;
+/** A reason typed into Claude's "tell Claude what to do differently" input, or a plan's feedback. */
+export const MAX_REASON_LENGTH = 2_000;
+
+const needIdSchema = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_NEED_ID_LENGTH, { error: `must be at most ${MAX_NEED_ID_LENGTH} characters`, abort: true })
+  .refine((s) => !CONTROL.test(s), 'must not contain control characters');
+
+const reasonSchema = z
+  .string()
+  .max(MAX_REASON_LENGTH, { error: `must be at most ${MAX_REASON_LENGTH} characters`, abort: true })
+  .refine((s) => s.trim().length > 0, 'must not be empty')
+  .refine((s) => !/[\u0000-\u0008\u000b-\u001f\u007f]/.test(s), 'must not contain control characters');
+
+export const answerRequestSchema = z
+  .strictObject({ need: needIdSchema, choice: z.enum(ANSWER_CHOICES), reason: reasonSchema.optional() })
+  .refine((r) => r.reason === undefined || r.choice === 'deny', { message: 'a reason goes only with deny', path: ['reason'] });
+
+export const planAnswerRequestSchema = z.strictObject({ need: needIdSchema, approve: z.boolean(), feedback: reasonSchema.optional() });
 
 /** The schema of each kind of argument a call may take (contract.ts names them in CALLS). */
 export const ARG_SCHEMAS = {
@@ -187,6 +210,8 @@ export const ARG_SCHEMAS = {
   usageRequest: usageRequestSchema,
   budgetRequest: budgetRequestSchema,
   priceTable: priceTableSchema,
+  answerRequest: answerRequestSchema,
+  planAnswerRequest: planAnswerRequestSchema,
 } as const satisfies { [K in ArgKind]: z.ZodType<ArgTypes[K]> };
 
 /** A strict tuple of positional arguments (extra ones are refused), with the kinds it was built from. */

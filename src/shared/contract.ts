@@ -2,10 +2,13 @@
 // Every call the renderer may make (CALLS, near the end) and every event main pushes is declared
 // here, once.
 import type {
+  AnswerRequest,
   ChannelOption,
   DeliveryStatus,
   DoctorReport,
   ImportStatus,
+  LeadAction,
+  PlanAnswerRequest,
   LaunchRequest,
   LaunchResult,
   TerminalInfo,
@@ -119,6 +122,8 @@ export interface Settings {
   needsNotifications: boolean;
   /** The `claude` executable for launched teams; empty means `claude` from the PATH. */
   claudePath: string;
+  /** Permission prompts may be answered, and turns stopped, from Teamdeck (keys in the lead's terminal). */
+  answerFromTeamdeck: boolean;
 }
 
 export interface Snapshot {
@@ -197,6 +202,8 @@ export interface ArgTypes {
   budgetRequest: BudgetRequest;
   /** Model name → its prices per million tokens (the overrides over the defaults). */
   priceTable: Record<string, ModelPrice>;
+  answerRequest: AnswerRequest;
+  planAnswerRequest: PlanAnswerRequest;
 }
 
 export type ArgKind = keyof ArgTypes;
@@ -279,6 +286,12 @@ export const CALLS = {
   doctor: call([], returns<DoctorReport>()),
   /** How far the background reading of teams found in Claude's transcripts has got (also pushed as `import-status`). */
   importStatus: call([], returns<ImportStatus>()),
+  /** Answers a permission prompt of the needs-you queue by keys in the lead's terminal, once its screen shows exactly that prompt. */
+  answerPrompt: call(['answerRequest'], returns<LeadAction>()),
+  /** Stops the member's turn in flight (the lead: Esc in its terminal); refused, saying why, where no safe way exists. */
+  interruptMember: call(['team', 'member'], returns<LeadAction>()),
+  /** Approves or rejects a teammate's plan through the lead, typed as the user. */
+  answerPlan: call(['planAnswerRequest'], returns<LeadAction>()),
 };
 
 type Calls = typeof CALLS;

@@ -176,6 +176,8 @@ export interface ThreadMessage extends TeamMessage {
   channel?: ChannelKind;
   /** How the message travelled, where Teamdeck read it from a transcript (see MessageVia). */
   via?: MessageVia;
+  /** Not a message: something Teamdeck did for the user in the lead's terminal (an answer, a stop). */
+  action?: LeadAction['kind'];
 }
 
 /**
@@ -209,6 +211,10 @@ export interface MemberActivity {
   lastTurnEndAt?: number;
   /** Where the facts came from: `session` (the lead's sessions file), `transcript`, `config`. */
   sources: Array<'session' | 'transcript' | 'config'>;
+  /** The last thing the user did to this member from Teamdeck, while it still shows ("stopped by you"). */
+  byYou?: { what: string; at: number };
+  /** Whether a Stop can reach this member's turn now, or why not (working members only). */
+  stop?: { available: boolean; reason?: string };
 }
 
 export type TimelineKind = 'received' | 'prompt' | 'text' | 'tool-call' | 'tool-result';
@@ -274,6 +280,59 @@ export interface NeedItem {
   orphan?: { inbox: string; messages: number };
   /** permission: the hosted terminal that shows the prompt; answering there clears the need. */
   terminal?: string;
+  /** permission: what is asked (the tool call in flight of the member that asks), when known. */
+  ask?: PermissionAsk;
+  /** permission: whether Teamdeck can answer it (a lead terminal it can reach), or why not. */
+  answer?: { available: boolean; reason?: string };
+  /** plan-approval: the plan as the member wrote it, whole. */
+  plan?: string;
+}
+
+/** What a permission prompt asks: the tool, and its command or path. */
+export interface PermissionAsk {
+  tool: string;
+  /** Bash: the command; file tools: the path; else the call's one-line summary. */
+  subject?: string;
+}
+
+/** An answer to a permission prompt, as the dialog's options give it. */
+export const ANSWER_CHOICES = ['allow', 'allow-always', 'deny'] as const;
+export type AnswerChoice = (typeof ANSWER_CHOICES)[number];
+
+export interface AnswerRequest {
+  /** The permission need's id (`teamdeck needs --json`). */
+  need: string;
+  choice: AnswerChoice;
+  /** With `deny`: typed into Claude's "No, and tell Claude what to do differently" input. */
+  reason?: string;
+}
+
+/** Approves or rejects a teammate's plan through the lead, in the user's own words. */
+export interface PlanAnswerRequest {
+  need: string;
+  approve: boolean;
+  feedback?: string;
+}
+
+/** Where an answer or an interrupt came from. */
+export type ActionVia = 'window' | 'browser' | 'cli';
+
+/** What Teamdeck did in a lead's terminal for the user (an answer, an interrupt), as journaled. */
+export interface LeadAction {
+  id: string;
+  team: string;
+  member: string;
+  kind: 'answer' | 'interrupt' | 'plan';
+  /** In words: "allowed Bash touch a.txt", "stopped". */
+  what: string;
+  at: number;
+  via: ActionVia;
+  /** Where the keys went ("Teamdeck's terminal t-…", "tmux pane %3 of …"). */
+  where: string;
+  /** Every key pressed, in order, with when. */
+  keys: Array<{ key: string; at: number }>;
+  /** The screen showed the result (the dialog closed, the turn stopped). */
+  confirmed: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------

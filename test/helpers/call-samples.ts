@@ -20,6 +20,8 @@ export const SAMPLE_ARGS: { readonly [K in ArgKind]: ArgTypes[K] } = {
   usageRequest: { team: 'alpha' },
   budgetRequest: { team: 'alpha', usd: 5 },
   priceTable: { 'claude-opus-4-5': { inputPerMTok: 5, outputPerMTok: 25, cacheWritePerMTok: 6.25, cacheReadPerMTok: 0.5 } },
+  answerRequest: { need: 'permission:alpha:researcher:toolu_01', choice: 'deny', reason: 'use the test database' },
+  planAnswerRequest: { need: 'plan:alpha:plan-1@researcher', approve: true },
 };
 
 /** Well-formed arguments for these kinds, the optional ones given too. */

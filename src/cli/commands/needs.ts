@@ -27,6 +27,7 @@ export const needsCommand: Command = {
       for (const n of needs) {
         io.out(`${n.team.padEnd(width)}  ${n.title} · ${duration(now - n.since)}`);
         if (n.detail) io.out(`${' '.repeat(width)}  ${n.detail}`);
+        if (n.kind === 'permission' && n.answer?.available) io.out(`${' '.repeat(width)}  or: teamdeck answer ${n.id} --allow | --deny [--reason TEXT]`);
       }
       return 0;
     } finally {

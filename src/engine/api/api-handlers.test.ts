@@ -94,7 +94,7 @@ describe('ApiHandlers over the real TeamService', () => {
     if (!snap.ok) return;
     expect(snap.value).toMatchObject({ teamsRoot: t.root, rootSource: '--teams-dir', canStartDemo: false, queuedCount: 0 });
     expect(snap.value.teams.map((x) => x.id)).toEqual(['alpha']);
-    expect(snap.value.settings).toEqual({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '' });
+    expect(snap.value.settings).toEqual({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '', answerFromTeamdeck: true });
 
     const roster = await h.calls.getRoster('alpha');
     expect(roster.ok && roster.value.map((m) => m.name)).toEqual(['team-lead', 'researcher']);
@@ -132,7 +132,7 @@ describe('ApiHandlers over the real TeamService', () => {
     const events: AppEvent[] = [];
     h.onEvent((e) => events.push(e));
     const r = await h.dispatch('setSettings', [{ idleMinutes: 10, notifications: false }]);
-    expect(r).toEqual({ ok: true, value: { teamsDir: '', idleMinutes: 10, notifications: false, senderName: 'teamdeck', needsNotifications: true, claudePath: '' } });
+    expect(r).toEqual({ ok: true, value: { teamsDir: '', idleMinutes: 10, notifications: false, senderName: 'teamdeck', needsNotifications: true, claudePath: '', answerFromTeamdeck: true } });
     expect(JSON.parse(await readFile(join(t.stateDir, 'settings.json'), 'utf8'))).toMatchObject({ idleMinutes: 10, notifications: false });
     expect(events.some((e) => e.type === 'snapshot' && e.snapshot.settings.idleMinutes === 10)).toBe(true);
     expect(await h.dispatch('setSettings', [{ idleMinutes: 0 }])).toMatchObject({ ok: false, error: { code: 'invalid' } });

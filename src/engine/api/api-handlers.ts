@@ -69,6 +69,8 @@ export interface ApiHandlerOptions {
    * absent: this host launches no teams.
    */
   terminalHost?: (o: { stateDir: string; claudePath: () => string }) => TeamServiceOptions['terminalHost'];
+  /** Where calls come from, for the record of keys pressed in a lead's terminal (default `window`). */
+  via?: 'window' | 'browser';
 }
 
 /** The only error shapes that cross to the renderer, by the error's code; stacks and causes stay in the host's log. */
@@ -314,6 +316,9 @@ export class ApiHandlers {
       setPrices: (table) => this.service.setPrices(table),
       doctor: () => this.service.doctor(),
       importStatus: () => this.service.importStatus(),
+      answerPrompt: (req) => this.service.answer(req, this.opts.via ?? 'window'),
+      interruptMember: (team, member) => this.service.interrupt(team, member, this.opts.via ?? 'window'),
+      answerPlan: (req) => this.service.answerPlan(req, this.opts.via ?? 'window'),
       openExternal: async (url) => {
         if (!this.opts.openExternal) throw new TeamdeckError('refused', 'this host cannot open links');
         // Re-checked here so a caller that skipped dispatch() still cannot open file: or custom schemes.

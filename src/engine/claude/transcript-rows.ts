@@ -21,6 +21,8 @@ export interface ToolCall {
   summary: string;
   /** ms; 0 when the row had no timestamp. */
   at: number;
+  /** The exact command (Bash) or path (file tools), to tell one permission prompt from another. */
+  subject?: string;
 }
 
 /** A tool result is cut to this many characters in a timeline (the UI collapses them anyway). */
@@ -111,7 +113,35 @@ export function toolUses(row: Row): ToolCall[] {
   const at = rowTime(row);
   return blocks(row)
     .filter((b) => b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
-    .map((b) => ({ id: b.id as string, name: b.name as string, summary: toolSummary(b.name as string, b.input, row.cwd), at }));
+    .map((b) => {
+      const subject = toolSubject(b.name as string, b.input);
+      return { id: b.id as string, name: b.name as string, summary: toolSummary(b.name as string, b.input, row.cwd), at, ...(subject !== undefined ? { subject } : {}) };
+    });
+}
+
+/** The longest command or path kept as a call's subject. */
+const MAX_SUBJECT_CHARS = 8_000;
+
+/** A call's command (Bash) or path (file tools), whole: what its permission prompt shows. */
+export function toolSubject(name: string, input: unknown): string | undefined {
+  if (!input || typeof input !== 'object') return undefined;
+  const i = input as Record<string, unknown>;
+  const key = name === 'Bash' ? 'command' : name === 'NotebookEdit' ? 'notebook_path' : ['Read', 'Write', 'Edit', 'MultiEdit'].includes(name) ? 'file_path' : undefined;
+  const v = key ? i[key] : undefined;
+  return typeof v === 'string' && v.length <= MAX_SUBJECT_CHARS ? v : undefined;
+}
+
+/**
+ * A user row saying the user interrupted the turn (Esc in the lead's terminal):
+ * `[Request interrupted by user]` or `[Request interrupted by user for tool use]`
+ * (docs/claude-contract.md#interrupts). The tool calls in flight end with it.
+ */
+export function isInterruptRow(row: Row): boolean {
+  if (row.type !== 'user') return false;
+  if (row.interruptedByCancel === true) return true;
+  const content = (row.message as { content?: unknown } | undefined)?.content;
+  const texts = typeof content === 'string' ? [content] : Array.isArray(content) ? content.map((c) => (c && typeof c === 'object' ? (c as { text?: unknown }).text : undefined)) : [];
+  return texts.some((t) => typeof t === 'string' && /^\[Request interrupted by user( for tool use)?\]$/.test(t.trim()));
 }
 
 export interface ToolResult {

@@ -5,7 +5,7 @@
 // nothing per row already seen.
 import type { MemberActivity } from '../../shared/types.js';
 import type { LeadSession } from '../claude/sessions.js';
-import { assistantText, isCancelledTurn, isTurnEnd, oneLine, promptOf, rowTime, toolResults, toolUses, type Row, type ToolCall } from '../claude/transcript-rows.js';
+import { assistantText, isCancelledTurn, isInterruptRow, isTurnEnd, oneLine, promptOf, rowTime, toolResults, toolUses, type Row, type ToolCall } from '../claude/transcript-rows.js';
 import type { Team } from '../team/team.js';
 
 /** Tool calls remembered per agent, at most: a turn rarely has more than a few in flight. */
@@ -42,9 +42,9 @@ export function foldRows(track: AgentTrack, rows: readonly Row[]): boolean {
       track.lastText = oneLine(text, 200);
       changed = true;
     }
-    if (isTurnEnd(row) || isCancelledTurn(row)) {
-      // A turn that ended (or the user cancelled: docs/claude-contract.md#changes-2-1-337) has
-      // nothing in flight, whatever was not answered (an interrupted call).
+    if (isTurnEnd(row) || isCancelledTurn(row) || isInterruptRow(row)) {
+      // A turn that ended, was interrupted, or the user cancelled (docs/claude-contract.md#changes-2-1-337)
+      // has nothing in flight, whatever was not answered.
       track.inflight.clear();
       track.lastTurnEndAt = at;
       changed = true;

@@ -42,6 +42,8 @@ export interface LiveContext {
   /** Folder watches on (long-running hosts); one-shot commands read on demand only. */
   watch: boolean;
   stopping: () => boolean;
+  /** What the user did from Teamdeck, and whether a Stop can reach each member, joined to the activity. */
+  decorateActivity?: (rt: Team, activity: MemberActivity[]) => MemberActivity[];
 }
 
 interface Board {
@@ -99,7 +101,8 @@ export class LiveViews {
   }
 
   activityOf(rt: Team): MemberActivity[] {
-    return judgeActivity(rt, this.facts(rt));
+    const activity = judgeActivity(rt, this.facts(rt));
+    return this.ctx.decorateActivity ? this.ctx.decorateActivity(rt, activity) : activity;
   }
 
   /** Emits the team's activity when it changed since it was last announced. */

@@ -53,7 +53,10 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
     const what = frame?.what ?? (asker ? `${asker.call.name}${asker.call.summary ? ` ${asker.call.summary}` : ''}` : undefined);
     const words = waitingWords(session.waitingFor);
     const title = `${member} waits for ${words.replace(/ in the lead's terminal$/, '').replace(/ \(in the lead's terminal\)$/, '')}${what ? `: ${what}` : ''}`;
-    out.push({ id: `permission:${team}:${member}`, kind: 'permission', team, member, title, detail: `Answer it in the lead's terminal (${lead}).`, since: session.statusUpdatedAt ?? session.updatedAt ?? now });
+    // The tool call's id makes the item's id: a new prompt of the same member is another item.
+    const ask = asker ? { tool: asker.call.name, ...(asker.call.subject !== undefined ? { subject: asker.call.subject } : asker.call.summary ? { subject: asker.call.summary } : {}) } : undefined;
+    const id = `permission:${team}:${member}${asker ? `:${asker.call.id}` : ''}`;
+    out.push({ id, kind: 'permission', team, member, title, detail: `Answer it in the lead's terminal (${lead}).`, since: session.statusUpdatedAt ?? session.updatedAt ?? now, ...(ask ? { ask } : {}) });
   }
   for (const a of rt.facts.asks.values()) {
     if (rt.goneReason(a.from) !== undefined) continue;
@@ -61,7 +64,7 @@ export function teamNeeds(input: NeedsInput, senderName: string, now: number): N
       // Answered when the member's transcript shows it prompted again after asking.
       const track = facts.tracks.get(a.from);
       if (track?.lastPromptAt !== undefined && track.lastPromptAt > a.at) continue;
-      out.push({ id: `plan:${team}:${a.requestId}`, kind: 'plan-approval', team, member: a.from, title: `${a.from} waits for its plan to be approved: ${a.what}`, detail: `The lead (${lead}) approves or rejects it.`, since: a.at });
+      out.push({ id: `plan:${team}:${a.requestId}`, kind: 'plan-approval', team, member: a.from, title: `${a.from} waits for its plan to be approved: ${a.what}`, detail: `The lead (${lead}) approves or rejects it.`, since: a.at, ...(a.plan !== undefined ? { plan: a.plan } : {}) });
     } else if (!session && now - a.at < ASK_WITHOUT_SESSION_MS && !out.some((n) => n.member === a.from && n.kind === 'permission')) {
       out.push({ id: `permission:${team}:${a.from}`, kind: 'permission', team, member: a.from, title: `${a.from} waits for a permission answer: ${a.what}`, detail: `Answer it in the lead's terminal (${lead}).`, since: a.at });
     }

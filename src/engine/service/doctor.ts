@@ -10,6 +10,7 @@ import { judgeClaudeVersion, PROVEN_CLAUDE, provenRangeWords } from '../../share
 import type { DoctorFinding, DoctorFolder, DoctorReport, TeamSummary } from '../../shared/types.js';
 import { resolveClaude } from '../terminals/launch-command.js';
 import { findTmux } from '../terminals/tmux-client.js';
+import { SettingsStore } from './settings.js';
 
 const VERSION_TIMEOUT_MS = 10_000;
 const MAX_VERSION_OUTPUT = 4_096;
@@ -152,6 +153,12 @@ function teamVersionsFinding(teams: TeamSummary[]): DoctorFinding | undefined {
 }
 
 /** Every check, each with what to do; never throws. */
+/** The report from a running engine's point of view: the claude it would launch is the setting's, else the PATH's. */
+export async function engineDoctor(o: { teamsRoot: string; stateDir: string; longRunning: boolean; teams: TeamSummary[]; now: number }): Promise<DoctorReport> {
+  const settings = await SettingsStore.open(o.stateDir);
+  return runDoctor({ teamsRoot: o.teamsRoot, stateDir: o.stateDir, claudePath: settings.get().claudePath, env: process.env, engine: { pid: process.pid, longRunning: o.longRunning }, teams: o.teams, now: o.now });
+}
+
 export async function runDoctor(ctx: DoctorContext): Promise<DoctorReport> {
   const report: DoctorReport = {
     claude: { from: 'PATH' },

@@ -16,6 +16,7 @@ import { SearchIndex } from '../search/search-index.js';
 import { TeamDirectory } from '../teams/team-directory.js';
 import { UsageBook } from '../usage/usage-book.js';
 import { TranscriptImport } from '../teams/transcript-import.js';
+import { LeadActions } from './lead-actions.js';
 import { MemberChannels } from './member-channels.js';
 import { ReadSchedule } from './read-schedule.js';
 import type { TeamServiceOptions } from './service-types.js';
@@ -43,6 +44,8 @@ export interface EngineParts {
   pollTranscripts: () => Promise<void>;
   /** Teams found in Claude's transcripts, read in the background and listed as ended. */
   importer: TranscriptImport;
+  /** Answers, interrupts and plan answers typed into a lead's terminal for the user. */
+  leadActions: LeadActions;
 }
 
 export interface PartsOptions extends TeamServiceOptions {
@@ -117,7 +120,8 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     inboxes: (rt) => p.inboxes.owners(rt).map((owner) => ({ owner, messages: p.inboxes.countOf(rt, owner) })),
     // The messages Claude holds for its user's approval join the queue; a permission prompt of
     // a lead this engine hosts opens its terminal.
-    withChannels: (needs) => p.memberChannels.needs(withBudgets(needs, p)),
+    withChannels: (needs) => p.leadActions.decorateNeeds(p.memberChannels.needs(withBudgets(needs, p))),
+    decorateActivity: (rt, activity) => p.leadActions.decorateActivity(rt, activity),
     // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
     onActivity: (rt) => p.delivery.kickTerminal(rt),
     onVersion: () => p.dir.announceTeams(),
@@ -158,6 +162,20 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
       p.dir.ended.note(rt);
       p.dir.announceTeams();
     },
+  });
+  p.leadActions = new LeadActions({
+    stateDir, now, emit,
+    resolve: (team) => p.dir.resolveTeam(team),
+    team: (id) => p.dir.teams.get(id),
+    teams,
+    needs: async () => {
+      // A one-shot engine follows no watch: the sessions are read as they are now.
+      if (!watch) await p.live.readSessions();
+      return p.live.needs();
+    },
+    hosted: p.memberChannels.hosted,
+    sessionOf: (rt) => p.live.sessionOf(rt),
+    changed: (rt) => p.live.announceActivity(rt),
   });
   p.reading = new ReadSchedule({
     teamsRoot, now, stopping, dir: p.dir, inboxes: p.inboxes, live: p.live, watch,

@@ -2,6 +2,10 @@
 // TeamService in team-service.ts.
 import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
 import type {
+  ActionVia,
+  AnswerRequest,
+  LeadAction,
+  PlanAnswerRequest,
   ChannelOption,
   DoctorReport,
   LaunchRequest,
@@ -116,4 +120,14 @@ export interface TeamServiceApi {
   doctor(): Promise<DoctorReport>;
   /** How far the reading of teams found in Claude's transcripts has got. */
   importStatus(): Promise<ImportStatus>;
+  /**
+   * Answers a permission prompt of the needs-you queue by keys in the lead's terminal, after
+   * checking its screen shows exactly that prompt; refused (nothing typed) otherwise. `via`:
+   * where the call came from (default `cli`: the command, or a client of the engine socket).
+   */
+  answer(req: AnswerRequest, via?: ActionVia): Promise<LeadAction>;
+  /** Stops the member's turn in flight: the lead's by Esc in its terminal; a teammate's is refused, saying why. */
+  interrupt(team: string, member: string, via?: ActionVia): Promise<LeadAction>;
+  /** Approves or rejects a teammate's plan through the lead, typed as the user. */
+  answerPlan(req: PlanAnswerRequest, via?: ActionVia): Promise<LeadAction>;
 }

@@ -9,7 +9,7 @@ const tempDir = useTempDirs();
 describe('settings', () => {
   it('starts from the defaults when there is no file', async () => {
     const s = await SettingsStore.open(await tempDir());
-    expect(s.get()).toEqual({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '' });
+    expect(s.get()).toEqual({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '', answerFromTeamdeck: true });
     expect(s.problem).toBeUndefined();
   });
 
@@ -17,9 +17,9 @@ describe('settings', () => {
     const dir = join(await tempDir(), 'state');
     const s = await SettingsStore.open(dir);
     await Promise.all([s.update({ idleMinutes: 7 }), s.update({ notifications: false }), s.update({ needsNotifications: false })]);
-    expect(s.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: false, senderName: 'teamdeck', needsNotifications: false, claudePath: '' });
+    expect(s.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: false, senderName: 'teamdeck', needsNotifications: false, claudePath: '', answerFromTeamdeck: true });
     const again = await SettingsStore.open(dir);
-    expect(again.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: false, senderName: 'teamdeck', needsNotifications: false, claudePath: '' });
+    expect(again.get()).toEqual({ teamsDir: '', idleMinutes: 7, notifications: false, senderName: 'teamdeck', needsNotifications: false, claudePath: '', answerFromTeamdeck: true });
   });
 
   it('persists the claude path', async () => {
@@ -34,9 +34,9 @@ describe('settings', () => {
     await mkdir(dir, { recursive: true });
     await writeFile(join(dir, 'settings.json'), JSON.stringify({ idleMinutes: -3, notifications: 'no', teamsDir: '/t', senderName: 'Team-Lead', needsNotifications: 'sometimes', future: { x: 1 } }));
     const s = await SettingsStore.open(dir);
-    expect(s.get()).toEqual({ teamsDir: '/t', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '' });
+    expect(s.get()).toEqual({ teamsDir: '/t', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '', answerFromTeamdeck: true });
     await s.update({ idleMinutes: 9 });
-    expect(JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8'))).toEqual({ future: { x: 1 }, teamsDir: '/t', idleMinutes: 9, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '' });
+    expect(JSON.parse(await readFile(join(dir, 'settings.json'), 'utf8'))).toEqual({ future: { x: 1 }, teamsDir: '/t', idleMinutes: 9, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '', answerFromTeamdeck: true });
   });
 
   it('uses the defaults and says why for a file that is not JSON or not an object', () => {

@@ -9,7 +9,7 @@ import { DEFAULT_SENDER_NAME, senderNameProblem } from '../claude/era.js';
 
 export const SETTINGS_FILE = 'settings.json';
 
-export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME, needsNotifications: true, claudePath: '' });
+export const DEFAULT_SETTINGS: Readonly<Settings> = Object.freeze({ teamsDir: '', idleMinutes: 5, notifications: true, senderName: DEFAULT_SENDER_NAME, needsNotifications: true, claudePath: '', answerFromTeamdeck: true });
 
 // A field that is missing or wrong falls back to its default instead of losing the whole file;
 // unknown fields (a newer version's) are kept and written back untouched.
@@ -31,6 +31,7 @@ const fileSchema = z.looseObject({
     .catch(DEFAULT_SETTINGS.senderName)
     .default(DEFAULT_SETTINGS.senderName),
   claudePath: z.string().max(MAX_PATH_LENGTH).catch(DEFAULT_SETTINGS.claudePath).default(DEFAULT_SETTINGS.claudePath),
+  answerFromTeamdeck: z.boolean().catch(DEFAULT_SETTINGS.answerFromTeamdeck).default(DEFAULT_SETTINGS.answerFromTeamdeck),
 });
 
 export interface SettingsLoad {
@@ -50,8 +51,8 @@ export function parseSettings(text: string | undefined): SettingsLoad & { extra:
   }
   const r = fileSchema.safeParse(json);
   if (!r.success) return { settings: { ...DEFAULT_SETTINGS }, extra: {}, problem: `${SETTINGS_FILE} is not an object; using defaults` };
-  const { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath, ...extra } = r.data;
-  return { settings: { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath }, extra };
+  const { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath, answerFromTeamdeck, ...extra } = r.data;
+  return { settings: { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath, answerFromTeamdeck }, extra };
 }
 
 export class SettingsStore {
@@ -97,6 +98,7 @@ export class SettingsStore {
       if (patch.senderName !== undefined) next.senderName = patch.senderName;
       if (patch.needsNotifications !== undefined) next.needsNotifications = patch.needsNotifications;
       if (patch.claudePath !== undefined) next.claudePath = patch.claudePath;
+      if (patch.answerFromTeamdeck !== undefined) next.answerFromTeamdeck = patch.answerFromTeamdeck;
       await mkdir(dirname(this.path), { recursive: true });
       await writeFileAtomic(this.path, JSON.stringify({ ...this.extra, ...next }, null, 2) + '\n');
       this.current = next;

@@ -1,4 +1,4 @@
-import { open, readFile, unlink, mkdir, stat, writeFile } from 'node:fs/promises';
+import { open, readdir, readFile, rm, unlink, mkdir, stat, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -109,4 +109,11 @@ async function takeOver(path: string, dead: Buffer, label: string): Promise<void
   const now = await readFile(path).catch(() => undefined);
   // One that stays is found dead again on the next look.
   if (now?.equals(dead)) await unlink(path).catch(() => {});
+}
+
+/** Removes `.dead-*` lock leftovers from crashed owners. */
+export async function tidyStateDir(stateDir: string): Promise<void> {
+  for (const n of await readdir(stateDir).catch(() => [] as string[])) {
+    if (n.startsWith('owner.lock.dead-')) await rm(join(stateDir, n), { force: true });
+  }
 }

@@ -5,10 +5,9 @@
 // the read schedule (when what is read: watcher, tick, safety net), the inbox ingest (ingest/),
 // deliveries (delivery/), the member channels (which channel a send takes), the live views
 // (live/) and the search index (search/).
-import { readdir, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { AppEvent, ExportFile, ExportRequest, SearchRequest, SearchResult } from '../../shared/contract.js';
-import type { ChannelOption, LaunchRequest, MemberActivity, MemberInfo, NeedItem, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
+import type { ActionVia, AnswerRequest, ChannelOption, LaunchRequest, LeadAction, MemberActivity, MemberInfo, NeedItem, PlanAnswerRequest, RosterEntry, SendRequest, SendResult } from '../../shared/types.js';
 import type { DoctorReport, ImportStatus, TaskBoard, TeamProblem, TeamSummary, TerminalInfo, ThreadMessage, TimelineItem } from '../../shared/types.js';
 import type { TerminalAvailability } from '../terminals/types.js';
 import type { AllUsage, BudgetRequest, Budgets, ModelPrice, PriceInfo, UsageRequest } from '../../shared/usage-types.js';
@@ -31,7 +30,8 @@ import { DEFAULT_IDLE_THRESHOLD_MS } from '../teams/presence.js';
 import type { ReadSchedule } from './read-schedule.js';
 import { SendRefusedError, type TeamServiceApi, type TeamServiceOptions } from './service-types.js';
 import type { LiveViews } from '../live/live-views.js';
-import { acquireStateLock } from './state-lock.js';
+import type { LeadActions } from './lead-actions.js';
+import { acquireStateLock, tidyStateDir } from './state-lock.js';
 import { TeamNotFoundError } from '../errors.js';
 import type { TeamDirectory } from '../teams/team-directory.js';
 import type { TranscriptImport } from '../teams/transcript-import.js';
@@ -77,6 +77,8 @@ export class TeamService implements TeamServiceApi {
   private readonly importer: TranscriptImport;
   /** The import under way, which stop() waits for. */
   private importing: Promise<void> = Promise.resolve();
+  /** Answers and interrupts typed into a lead's terminal for the user. */
+  private readonly leadActions: LeadActions;
 
   /**
    * `rescanMs`: the tick (default 2 s): the leads' processes, the needs on the clock.
@@ -102,10 +104,10 @@ export class TeamService implements TeamServiceApi {
         stopping: () => this.stopping,
       },
     );
-    ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading, usage: this.usageBook } = parts);
+    ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading } = parts);
+    ({ usage: this.usageBook, importer: this.importer, leadActions: this.leadActions } = parts);
     this.parts = parts;
     this.usageCalls = new UsageCalls({ parts, resolve: (t) => this.resolve(t), watching: () => this.watchEnabled });
-    ({ memberChannels: this.memberChannels, delivery: this.delivery, inboxes: this.inboxes, dir: this.dir, searchIndex: this.searchIndex, live: this.live, reading: this.reading, importer: this.importer } = parts);
     // Stuck messages and asks follow from messages and their states: the needs-you queue
     // listens to the engine's events like any listener.
     this.listeners.add((e) => {
@@ -297,17 +299,8 @@ export class TeamService implements TeamServiceApi {
 
   /** What stands between this machine and a working Teamdeck (service/doctor.ts), from this engine's point of view. */
   async doctor(): Promise<DoctorReport> {
-    const [{ runDoctor }, { SettingsStore }] = await Promise.all([import('./doctor.js'), import('./settings.js')]);
-    const settings = await SettingsStore.open(this.stateDir);
-    return runDoctor({
-      teamsRoot: this.teamsRoot,
-      stateDir: this.stateDir,
-      claudePath: settings.get().claudePath,
-      env: process.env,
-      engine: { pid: process.pid, longRunning: this.watchEnabled },
-      teams: this.dir.summaries(),
-      now: this.now(),
-    });
+    const { engineDoctor } = await import('./doctor.js');
+    return engineDoctor({ teamsRoot: this.teamsRoot, stateDir: this.stateDir, longRunning: this.watchEnabled, teams: this.dir.summaries(), now: this.now() });
   }
 
   prepare(team: string): Promise<void> {
@@ -335,7 +328,24 @@ export class TeamService implements TeamServiceApi {
 
   async feed(team: string): Promise<ThreadMessage[]> {
     const rt = await this.resolve(team);
-    return feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()), this.delivery.notesOf(rt));
+    const messages = feedOf(rt, await readTextsOf(rt.history.dir, () => rt.history.observed.values()), this.delivery.notesOf(rt));
+    // What the user did in the lead's terminal from Teamdeck, in its place in time.
+    const actions = await this.leadActions.feedOf(rt);
+    return actions.length === 0 ? messages : [...messages, ...actions].sort((a, b) => a.time - b.time);
+  }
+
+  // ---------------------------------------------------------------- answers in the lead's terminal
+
+  answer(req: AnswerRequest, via: ActionVia = 'cli'): Promise<LeadAction> {
+    return this.leadActions.answer(req, via);
+  }
+
+  interrupt(team: string, member: string, via: ActionVia = 'cli'): Promise<LeadAction> {
+    return this.leadActions.interrupt(team, member, via);
+  }
+
+  answerPlan(req: PlanAnswerRequest, via: ActionVia = 'cli'): Promise<LeadAction> {
+    return this.leadActions.answerPlan(req, via);
   }
 
   /** A member's thread, or the whole team's feed, as a file (the words and format: history/export.ts). */
@@ -373,6 +383,7 @@ export class TeamService implements TeamServiceApi {
     const rt = await this.resolve(team);
     // A one-shot command has no watch to keep the session current: read it now.
     if (!this.watchEnabled) await this.live.readSession(rt);
+    await this.leadActions.ready(rt);
     return this.live.activityOf(rt);
   }
 
@@ -389,7 +400,10 @@ export class TeamService implements TeamServiceApi {
   /** What the teams need from the human, across all teams, newest first. */
   async needs(): Promise<NeedItem[]> {
     if (!this.started) throw new Error('service not started');
-    if (!this.watchEnabled) await this.live.readSessions();
+    if (!this.watchEnabled) {
+      await this.live.readSessions();
+      await this.leadActions.probeAll();
+    }
     return this.live.needs();
   }
 
@@ -427,11 +441,8 @@ export class TeamService implements TeamServiceApi {
     return this.delivery.queuedCount();
   }
 
-  /** Removes `.dead-*` lock leftovers from crashed owners. */
-  static async tidyStateDir(stateDir: string): Promise<void> {
-    for (const n of await readdir(stateDir).catch(() => [] as string[])) {
-      if (n.startsWith('owner.lock.dead-')) await rm(join(stateDir, n), { force: true });
-    }
+  /** Removes `.dead-*` lock leftovers from crashed owners (service/state-lock.ts). */
+  static tidyStateDir(stateDir: string): Promise<void> {
+    return tidyStateDir(stateDir);
   }
 }
-

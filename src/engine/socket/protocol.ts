@@ -54,6 +54,9 @@ export const ENGINE_METHODS = {
   setPrices: argsSchema(['priceTable']),
   doctor: argsSchema([]),
   importStatus: argsSchema([]),
+  answer: argsSchema(['answerRequest']),
+  interrupt: argsSchema(['team', 'member']),
+  answerPlan: argsSchema(['planAnswerRequest']),
 } as const satisfies { [K in ServiceMethod]?: z.ZodType<Parameters<TeamServiceApi[K]>> };
 
 export type EngineMethod = keyof typeof ENGINE_METHODS;

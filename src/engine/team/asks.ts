@@ -15,7 +15,12 @@ export interface Ask {
   at: number;
   /** What is asked, in one line ("Bash: npm test", the plan's first line). */
   what: string;
+  /** plan-approval: the plan whole (bounded), to be read before it is approved. */
+  plan?: string;
 }
+
+/** The longest plan kept whole with its ask. */
+const MAX_PLAN_CHARS = 20_000;
 
 /** Asks per team are bounded: the oldest unanswered ones go first. */
 const MAX_ASKS = 500;
@@ -45,7 +50,8 @@ export class TeamAsks {
     switch (f.type) {
       case 'plan_approval_request': {
         const id = s('requestId');
-        if (id) this.add({ kind: 'plan-approval', requestId: id, from: o.from, at, what: oneLine(s('planContent') ?? s('planFilePath') ?? 'a plan', 120) });
+        const plan = s('planContent');
+        if (id) this.add({ kind: 'plan-approval', requestId: id, from: o.from, at, what: oneLine(plan ?? s('planFilePath') ?? 'a plan', 120), ...(plan !== undefined ? { plan: plan.slice(0, MAX_PLAN_CHARS) } : {}) });
         return;
       }
       case 'permission_request': {

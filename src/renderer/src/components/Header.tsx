@@ -4,6 +4,7 @@ import { useActions, useDeck } from '../state/context';
 import { currentEntry, isTeamEnded, openTaskCount } from '../state/selectors';
 import { hasTerminalTab, shownPane, type ShownPane } from '../state/terminal-state';
 import { ActivityLine } from './ActivityLine';
+import { StopButton } from './StopButton';
 import { ExportMenu } from './ExportMenu';
 import { PresenceDot, RelTime, STATE_LABEL, STATE_TEXT, useLastSeen, useMemberState } from './bits';
 import { BoardIcon, FeedIcon } from './icons';
@@ -104,8 +105,9 @@ export function MemberHeader({ team, member }: { team: string; member: string })
           </span>
           {kind && <span className="truncate text-xs text-zinc-500 dark:text-zinc-400">· {kind}</span>}
         </div>
-        <div className="mt-0.5 min-w-0">
+        <div className="mt-0.5 flex min-w-0 items-center gap-2">
           <ActivityLine team={team} member={member} />
+          <StopButton team={team} member={member} />
         </div>
         <div className="mt-0.5 flex min-w-0 items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
           {meta.map((part, i) => (

@@ -12,6 +12,7 @@ import { useActions, useDeck } from '../state/context';
 import { needActionLabel, needTarget, orderedRoster, teamOf } from '../state/selectors';
 import { useTickingNow } from '../state/ticking-now';
 import { focusCompose } from './Compose';
+import { PermissionAnswer, PlanAnswer } from './NeedAnswer';
 import { focusTerminal } from '../lib/terminal-focus';
 import { BanIcon, BellIcon, ClockIcon, CloseIcon, HandIcon, MoonIcon, TrayOutIcon, WarningIcon } from './icons';
 
@@ -121,15 +122,19 @@ const NeedRow = memo(function NeedRow({ need, onDone }: { need: NeedItem; onDone
         {need.title}
       </p>
       {need.detail && <p className="mt-0.5 text-xs break-words text-zinc-500 dark:text-zinc-400">{need.detail}</p>}
+      {need.kind === 'permission' && need.answer?.available && <PermissionAnswer need={need} />}
+      {need.kind === 'plan-approval' && <PlanAnswer need={need} />}
       <div className="mt-2 flex items-center gap-2">
         <button type="button" data-testid="need-action" aria-expanded={target.kind === 'pick' ? picking : undefined} onClick={act} className="btn-secondary shrink-0 !px-2.5 !py-1 !text-xs whitespace-nowrap">
           {needActionLabel(target)}
         </button>
         {(need.kind === 'permission' || need.kind === 'held') && (
           <span className="text-[11px] text-zinc-500 dark:text-zinc-400">
-            {target.kind === 'terminal'
-              ? 'Answer it in the lead’s terminal; the item clears once you have.'
-              : 'Teamdeck cannot answer it for you: the prompt is in the lead’s terminal.'}
+            {need.answer?.available
+              ? 'Or answer it in the lead’s terminal; the item clears once it is answered.'
+              : target.kind === 'terminal'
+                ? 'Answer it in the lead’s terminal; the item clears once you have.'
+                : `Teamdeck cannot answer it for you${need.answer?.reason ? ` (${need.answer.reason})` : ''}: the prompt is in the lead’s terminal.`}
           </span>
         )}
       </div>

@@ -15,6 +15,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [needsNotifications, setNeedsNotifications] = useState(settings.needsNotifications ?? true);
   const [senderName, setSenderName] = useState(settings.senderName ?? DEFAULT_SENDER_NAME);
   const [claudePath, setClaudePath] = useState(settings.claudePath ?? '');
+  const [answerFromTeamdeck, setAnswerFromTeamdeck] = useState(settings.answerFromTeamdeck ?? true);
   const nameProblem = senderNameProblem(senderName);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -29,7 +30,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     if (nameProblem) return;
     setBusy(true);
     setError(undefined);
-    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications, needsNotifications, senderName, claudePath: claudePath.trim() });
+    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications, needsNotifications, senderName, claudePath: claudePath.trim(), answerFromTeamdeck });
     setBusy(false);
     if (err) setError(err);
     else onClose();
@@ -143,6 +144,19 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
           </span>
         </label>
         <PriceOverrides />
+        <label className="mt-2 flex items-start gap-2 text-sm text-zinc-800 dark:text-zinc-200">
+          <input
+            type="checkbox"
+            data-testid="settings-answer-from-teamdeck"
+            checked={answerFromTeamdeck}
+            onChange={(e) => setAnswerFromTeamdeck(e.target.checked)}
+            className="mt-1 accent-indigo-600"
+          />
+          <span>
+            Answer prompts from Teamdeck
+            <span className="block text-xs text-zinc-500 dark:text-zinc-400">Allow / Deny on permission prompts, plan answers and Stop: Teamdeck presses the keys in the lead’s terminal, after checking its screen.</span>
+          </span>
+        </label>
         {error && (
           <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
             {error}

@@ -102,6 +102,11 @@ export function activityLine(a: MemberActivity | undefined, now: number, opts: A
           : 'Teamdeck found nothing that says what this member is doing.',
       );
   }
+  // What the user did from Teamdeck that led here ("stopped by you").
+  if (a?.byYou && kind !== 'unknown' && kind !== 'shut-down') {
+    text = `${a.byYou.what} · ${text}`;
+    tips.push(`${a.byYou.what} ${exactTime(a.byYou.at, opts.locale)}`);
+  }
   const counter = start && start > 0 ? elapsed(now - start) : undefined;
   if (a?.lastText) tips.push(`last wrote: ${oneLine(a.lastText)}`);
   if (a && a.sources.length > 0) tips.push(`from ${a.sources.map((s) => SOURCE_WORDS[s] ?? s).join(', ')}`);

@@ -23,7 +23,7 @@ function snap(over: Partial<Snapshot> = {}): Snapshot {
     watching: true,
     teams: [team('a'), team('b')],
     problems: [],
-    settings: { teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '' },
+    settings: { teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '', answerFromTeamdeck: true },
     queuedCount: 0,
     now: T0,
     canStartDemo: true,

@@ -156,6 +156,7 @@ export const DEFAULT_SETTINGS: Settings = {
   notifications: true,
   senderName: DEFAULT_SENDER_NAME,
   needsNotifications: true,
+  answerFromTeamdeck: true,
   claudePath: '',
 };
 

@@ -1,7 +1,7 @@
 // What the window's controls ask of the store: each action applies its reducer, loads what the
 // screen then needs, or calls the host and applies (or returns in words) what it answered.
 import type { ExportFile, ExportRequest, SearchRequest, SearchResult, Settings } from '../../../shared/contract';
-import type { ChannelKind, DoctorReport, LaunchRequest } from '../../../shared/types';
+import type { AnswerRequest, ChannelKind, DoctorReport, LaunchRequest, PlanAnswerRequest } from '../../../shared/types';
 import { pickChannel } from '../lib/channels';
 import * as compose from './compose-state';
 import { applySettings, memberKey, type Draft, type MemberPane } from './deck-state';
@@ -76,6 +76,12 @@ export interface DeckActions {
   search(req: SearchRequest): Promise<{ result: SearchResult } | { error: string }>;
   /** The host's checks of this setup (the same as `teamdeck doctor`), or why they could not run. */
   doctor(): Promise<{ report: DoctorReport } | { error: string }>;
+  /** Answers a permission prompt in the lead's terminal; resolves with the refusal in words, if any. */
+  answerPrompt(req: AnswerRequest): Promise<string | undefined>;
+  /** Stops a member's turn; resolves with the refusal in words, if any. */
+  interruptMember(team: string, member: string): Promise<string | undefined>;
+  /** Approves or rejects a teammate's plan through the lead; resolves with the refusal in words, if any. */
+  answerPlan(req: PlanAnswerRequest): Promise<string | undefined>;
 }
 
 export function createStoreActions({ api, get, update, clock, once }: StoreKit, loads: StoreLoads, life: StoreLifecycle): DeckActions {
@@ -224,6 +230,18 @@ export function createStoreActions({ api, get, update, clock, once }: StoreKit, 
       update((s) => terminals.applyLaunched(s, r.value.terminal));
       loads.openSelection();
       return undefined;
+    },
+    async answerPrompt(req) {
+      const r = await call(() => api.answerPrompt(req));
+      return r.ok ? undefined : r.error.message;
+    },
+    async interruptMember(team, member) {
+      const r = await call(() => api.interruptMember(team, member));
+      return r.ok ? undefined : r.error.message;
+    },
+    async answerPlan(req) {
+      const r = await call(() => api.answerPlan(req));
+      return r.ok ? undefined : r.error.message;
     },
     async closeTerminal(id) {
       const r = await call(() => api.closeTerminal(id));
