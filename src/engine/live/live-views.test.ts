@@ -112,6 +112,7 @@ describe('activity from the captured team', () => {
 
   it("a cancelled turn (2.1.337's interruptedByCancel user row) ends the writer's Bash call: idle, no longer working", async () => {
     await liveCapturedTeam(config, { config: 3, session: 3 });
+    await leadBeforeShutdown();
     await writeFile(join(config, CAPTURED_TX.writer), '');
     const s = await start();
     const lines = await capturedLines('writer');
