@@ -107,6 +107,8 @@ if (!hasTeam(root)) {
 const electron = browserOnly ? undefined : electronBinary();
 if (electron) {
   process.stdout.write(`Opening Teamdeck on ${root}\n`);
+  // The CLI finds the app's engine by its teams folder; the demo's is not the default one.
+  process.stdout.write(`From another terminal: npx teamdeck teams${env.TEAMDECK_TEAMS_DIR ? ` --teams-dir ${root}` : ''}\n`);
   const app = spawn(electron, ['.', ...args.filter((a) => a !== '--browser')], { stdio: 'inherit', env });
   children.push(app);
   app.on('exit', (code) => {

@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { ApiHandlers } from '../engine/api/api-handlers.js';
-import { resolveStateDir } from '../engine/claude/paths.js';
+import { resolveStateDir, resolveTeamsRoot } from '../engine/claude/paths.js';
 import { StateDirBusyError } from '../engine/service/service-types.js';
 import { SettingsStore } from '../engine/service/settings.js';
 import { TeamService } from '../engine/service/team-service.js';
@@ -35,6 +35,22 @@ export function defaultRendererDir(): string {
   return process.env.TEAMDECK_RENDERER_DIR
     ? resolve(process.env.TEAMDECK_RENDERER_DIR)
     : fileURLToPath(new URL('../../out/renderer', import.meta.url));
+}
+
+/**
+ * How to reach this engine from another terminal: any command given this teams folder goes
+ * through it, whatever state dir it uses; without the folder it would look in the default one.
+ */
+async function cliHint(handlers: ApiHandlers): Promise<string> {
+  const root = handlers.teamsRoot;
+  const flag = root === resolveTeamsRoot({ env: {} }).root ? '' : ` --teams-dir ${shellWord(root)}`;
+  const snap = await handlers.calls.getSnapshot().catch(() => undefined);
+  const first = snap?.ok ? snap.value.teams.find((t) => t.state !== 'ended') : undefined;
+  return `From another terminal: npx teamdeck ${first ? `roster --team ${shellWord(first.id)}` : 'teams'}${flag}`;
+}
+
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }
 
 export async function runServe(argv: string[], io: Io = processIo()): Promise<number> {
@@ -109,6 +125,7 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
   } else {
     io.out(`Teamdeck is serving ${handlers.teamsRoot}`);
     io.out(`Open ${host.url}`);
+    io.out(await cliHint(handlers));
     io.out('The URL holds this run\'s access token; keep it private. Ctrl+C stops.');
   }
 
