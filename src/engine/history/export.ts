@@ -21,7 +21,7 @@
 import type { ExportFile, ExportFormat } from '../../shared/contract.js';
 import { describeFrame } from '../../shared/frame-text.js';
 import { channelMark, sourceLabel, undeliverableReason } from '../../shared/message-words.js';
-import { isFromUser, isToUser } from '../../shared/threads.js';
+import { endsAsSeen } from '../../shared/threads.js';
 import type { AnswerSource, ChannelKind, DeliveryStatus, FrameType, MemberInfo, TeamEra, TeamState, TeamSummary, ThreadMessage } from '../../shared/types.js';
 
 export const EXPORT_FORMAT = 'teamdeck-export';
@@ -93,12 +93,12 @@ export function answerWords(source: AnswerSource): string {
 }
 
 function fromName(m: ThreadMessage): string {
-  return isFromUser(m) ? 'you' : m.from;
+  return endsAsSeen(m).from;
 }
 
 /** An answer is addressed to the user whatever inbox carried it (an idle notification goes to the lead). */
 function toName(m: ThreadMessage): string {
-  return isToUser(m) ? 'you' : m.to;
+  return endsAsSeen(m).to;
 }
 
 // -------------------------------------------------------------------------------------- time
