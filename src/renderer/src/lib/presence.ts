@@ -1,13 +1,23 @@
 import { USER } from '../../../shared/threads';
-import type { MemberState, RosterEntry } from '../../../shared/types';
+import type { MemberActivity, MemberState, RosterEntry } from '../../../shared/types';
 
 /**
  * The state a dot shows now. TERMINATED comes from the host (only a shutdown approval makes it);
  * ACTIVE/IDLE are recomputed here from the last event and a ticking clock, so dots age between
  * host events.
  */
-export function displayState(entry: Pick<RosterEntry, 'state' | 'lastEventAt'>, now: number, idleMinutes: number): MemberState {
+export function displayState(
+  entry: Pick<RosterEntry, 'state' | 'lastEventAt'>,
+  now: number,
+  idleMinutes: number,
+  activity?: Pick<MemberActivity, 'kind'>,
+): MemberState {
   if (entry.state === 'terminated') return 'terminated';
+  // What the member's own transcript says it is doing outranks the guess from the last event's
+  // age: "active" beside "idle since 2:59" read as a contradiction. The dot and the word say
+  // what the activity line says; the 5-minute rule stays for members without one (legacy teams).
+  if (activity?.kind === 'working' || activity?.kind === 'waiting') return 'active';
+  if (activity?.kind === 'idle') return 'idle';
   const threshold = Math.max(0, idleMinutes) * 60_000;
   if (entry.lastEventAt !== undefined && entry.lastEventAt > 0 && now - entry.lastEventAt < threshold) return 'active';
   return 'idle';
