@@ -4,7 +4,7 @@
 import { memo } from 'react';
 import { describeFrame } from '../../../shared/frame-text';
 import type { TimelineItem } from '../../../shared/types';
-import { boundText, frameInText, resultPreview } from '../lib/timeline-rows';
+import { boundText, frameInText, readableResult, resultPreview } from '../lib/timeline-rows';
 import { clockTime, elapsed, exactTime } from '../lib/time';
 import { useTickingNow } from '../state/ticking-now';
 import { displayName } from './bits';
@@ -98,7 +98,7 @@ function ToolCall({ item, runningSince }: Pick<RowProps, 'item' | 'runningSince'
 
 function ToolResult({ item, expanded, onToggle }: Pick<RowProps, 'item' | 'expanded' | 'onToggle'>) {
   const { first, lines } = resultPreview(item.text);
-  const shown = expanded ? boundText(item.text) : undefined;
+  const shown = expanded ? boundText(readableResult(item.text).text) : undefined;
   return (
     <div className="pl-5">
       <button
