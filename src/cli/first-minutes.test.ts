@@ -130,6 +130,23 @@ describe('the same bad input gets the same answer on every path (items 5, 6)', (
   });
 });
 
+describe('the browser host keeps its address (item 11)', () => {
+  it('a restart (even with a fresh state dir, as npm start gives the demo) listens on the same port; the bare address says how to get in', async () => {
+    await createTeam({ teamsDir: cli.teams, team: 'alpha', members: ['researcher'] });
+    const portOf = (out: string) => Number(/http:\/\/127\.0\.0\.1:(\d+)\/\?token=/.exec(out)?.[1]);
+    const first = await serve(join(cli.dir, 'run-1'));
+    const port = portOf(first.out());
+    expect(port).toBeGreaterThan(0);
+    const bare = await fetch(`http://127.0.0.1:${port}/`);
+    expect(bare.status).toBe(401);
+    expect(await bare.text()).toContain('Open the link that `teamdeck serve` (or `npm start`) printed in its terminal');
+    await first.stop();
+    const second = await serve(join(cli.dir, 'run-2'));
+    expect(portOf(second.out())).toBe(port);
+    await second.stop();
+  });
+});
+
 describe('the command says what it is, and where it was pointed (item 12)', () => {
   it('--version prints the version; a teams folder that does not exist is said so, with no note about the state dir', async () => {
     const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
