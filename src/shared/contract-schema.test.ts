@@ -90,7 +90,9 @@ describe('validateCall', () => {
     bad('setSettings', [{ notifications: 'yes' }]);
     bad('setSettings', [{ teamsDir: 'x'.repeat(4097) }]);
     bad('setSettings', [{ teamsDir: 'a\u0000b' }]);
-    bad('setSettings', [{ theme: 'dark' }]);
+    bad('setSettings', [{ theme: 'sepia' }]);
+    bad('setSettings', [{ colour: 'dark' }]);
+    expect(validateCall('setSettings', [{ theme: 'dark' }]).ok).toBe(true);
     bad('setSettings', [null]);
   });
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { MAX_SENDER_NAME, senderNameIssue } from './sender-name.js';
 import { MAX_SUMMARY_CHARS, MAX_TEXT_BYTES, summaryProblem, textProblem } from './send-rules.js';
 import { CHANNEL_KINDS, PERMISSION_MODES } from './types.js';
-import { CALL_NAMES, CALLS, type ApiError, type ArgKind, type ArgsOf, type ArgSpec, type ArgTypes, type CallArgs, type CallName } from './contract.js';
+import { CALL_NAMES, CALLS, THEME_CHOICES, type ApiError, type ArgKind, type ArgsOf, type ArgSpec, type ArgTypes, type CallArgs, type CallName } from './contract.js';
 
 export const MAX_NAME_LENGTH = 255;
 
@@ -128,6 +128,7 @@ export const searchRequestSchema = z.strictObject({
 });
 
 export const settingsPatchSchema = z.strictObject({
+  theme: z.enum(THEME_CHOICES).optional(),
   teamsDir: z
     .string()
     .max(MAX_PATH_LENGTH, { abort: true })

@@ -116,7 +116,13 @@ export interface Settings {
   needsNotifications: boolean;
   /** The `claude` executable for launched teams; empty means `claude` from the PATH. */
   claudePath: string;
+  /** The window's colours; absent means `system` (follow the system's light or dark). */
+  theme?: ThemeChoice;
 }
+
+/** The window's colour choices in Settings. */
+export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
+export type ThemeChoice = (typeof THEME_CHOICES)[number];
 
 export interface Snapshot {
   teamsRoot: string;

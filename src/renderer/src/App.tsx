@@ -18,6 +18,7 @@ import { TerminalView } from './components/TerminalView';
 import { ThreadView } from './components/ThreadView';
 import { TimelineView } from './components/TimelineView';
 import { modKey } from './lib/platform';
+import { useApplyTheme } from './lib/theme';
 import { useActions, useDeck, useDeckStore } from './state/context';
 import { EMPTY_ROSTER, currentMember, endedWhen, orderedRoster, teamOf, teamUnread } from './state/selectors';
 import { shownPane, terminalOfTeam } from './state/terminal-state';
@@ -147,6 +148,7 @@ export function App({ firstScreen = false }: { firstScreen?: boolean } = {}) {
   const overlays = useRef({ palette, settings, needs, launch, search });
   overlays.current = { palette, settings, needs, launch, search };
   useDocumentTitle();
+  useApplyTheme();
   // Once the window has painted: the messages' markdown code, kept out of the first script.
   useEffect(() => {
     const t = setTimeout(preloadMarkdown, 0);
