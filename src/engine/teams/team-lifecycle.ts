@@ -4,7 +4,7 @@
 // remembers of it (team.json) so that it stays listed after Claude removes its folder. The only
 // writer of a team's core (team/team.ts); it tells no one: the directory, which calls it, says
 // what changed.
-import { DEFAULT_SENDER_NAME } from '../../shared/sender-name.js';
+import { isTeamdeckName } from '../../shared/sender-name.js';
 import type { MemberInfo, TeamProblem } from '../../shared/types.js';
 import { readTeamConfig } from '../claude/config.js';
 import { classifyEra } from '../claude/era.js';
@@ -56,8 +56,7 @@ export class TeamLifecycle {
    * inboxes; only a member that config.json itself lists by that name is one.
    */
   private isTeamdeck(name: string): boolean {
-    const stem = inboxFileStem(name);
-    return stem === inboxFileStem(this.ctx.senderName()) || stem === DEFAULT_SENDER_NAME;
+    return isTeamdeckName(name, this.ctx.senderName());
   }
 
   private notTeamdeck(members: MemberInfo[]): MemberInfo[] {

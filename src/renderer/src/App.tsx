@@ -18,7 +18,7 @@ import { TerminalView } from './components/TerminalView';
 import { ThreadView } from './components/ThreadView';
 import { TimelineView } from './components/TimelineView';
 import { modKey } from './lib/platform';
-import { useApplyTheme } from './lib/theme';
+import { useApplyTheme } from './components/theme-hooks';
 import { useActions, useDeck, useDeckStore } from './state/context';
 import { EMPTY_ROSTER, currentMember, endedWhen, orderedRoster, teamOf, teamUnread } from './state/selectors';
 import { shownPane, terminalOfTeam } from './state/terminal-state';
@@ -39,7 +39,7 @@ function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; o
   const ended = useEndedLine();
   const hasTeam = useDeck((s) => s.selectedTeam !== undefined);
   return (
-    <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950/70">
+    <aside className="flex w-56 shrink-0 flex-col lg:w-64 border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950/70">
       <div className="px-3 pt-3 pb-2">
         <NeedsButton open={needsOpen} onToggle={onToggleNeeds} />
         <TeamSwitcher />

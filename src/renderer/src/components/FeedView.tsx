@@ -133,9 +133,9 @@ export function FeedView({ team }: { team: string }) {
   );
 
   return (
-    <section className="flex min-h-0 flex-1 flex-col" aria-label="Team feed">
-      <header className="flex items-center gap-3 border-b border-zinc-200 px-5 py-2.5 dark:border-zinc-800">
-        <div className="min-w-0 flex-1">
+    <section className="flex min-h-0 min-w-0 flex-1 flex-col" aria-label="Team feed">
+      <header className="view-header">
+        <div className="view-title">
           <h1 className="text-[15px] font-semibold text-zinc-950 dark:text-white">Team feed</h1>
           <p className="mt-0.5 truncate text-xs text-zinc-500 dark:text-zinc-400">
             Every message in {teamName}

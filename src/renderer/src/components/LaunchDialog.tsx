@@ -193,7 +193,7 @@ export function LaunchButton({ onOpen, wide = false }: { onOpen: () => void; wid
   if (!launch.available) {
     const why = `Launching a team is not available here: ${launch.reason ?? 'this host does not support it'}.`;
     return (
-      <p data-testid="launch-unavailable-note" title={why} className={`text-[11px] leading-snug text-zinc-500 dark:text-zinc-400 ${wide ? '' : 'truncate px-0.5'}`}>
+      <p data-testid="launch-unavailable-note" title={why} className={`text-[11px] leading-snug text-zinc-500 dark:text-zinc-400 ${wide ? '' : 'line-clamp-3 px-0.5'}`}>
         {why}
       </p>
     );

@@ -125,9 +125,9 @@ export function TasksView({ team }: { team: string }) {
   const columns = board ? taskColumns(board) : undefined;
 
   return (
-    <section className="flex min-h-0 flex-1 flex-col" aria-label="Task board">
-      <header className="flex items-center gap-3 border-b border-zinc-200 px-5 py-2.5 dark:border-zinc-800">
-        <div className="min-w-0 flex-1">
+    <section className="flex min-h-0 min-w-0 flex-1 flex-col" aria-label="Task board">
+      <header className="view-header">
+        <div className="view-title">
           <h1 className="text-[15px] font-semibold text-zinc-950 dark:text-white">Tasks</h1>
           <p className="mt-0.5 truncate text-xs text-zinc-500 dark:text-zinc-400">
             The task list of {teamName}

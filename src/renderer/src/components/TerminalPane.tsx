@@ -8,12 +8,12 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isMacPlatform, terminalKeyAction } from '../lib/terminal-keys';
 import { TERMINAL_FONT, terminalTheme } from '../lib/terminal-theme';
 import { pointInTime } from '../lib/time';
 import { modKey } from '../lib/platform';
-import { useDarkTheme } from '../lib/theme';
+import { useDarkTheme } from './theme-hooks';
 import { registerTerminal } from '../lib/terminal-focus';
 import { openUnderStrictCsp } from '../lib/xterm-csp';
 import { useActions, useDeck } from '../state/context';
