@@ -10,14 +10,15 @@ export function displayState(
   entry: Pick<RosterEntry, 'state' | 'lastEventAt'>,
   now: number,
   idleMinutes: number,
-  activity?: Pick<MemberActivity, 'kind'>,
+  activity?: Pick<MemberActivity, 'kind' | 'sources'>,
 ): MemberState {
   if (entry.state === 'terminated') return 'terminated';
-  // What the member's own transcript says it is doing outranks the guess from the last event's
-  // age: "active" beside "idle since 2:59" read as a contradiction. The dot and the word say
-  // what the activity line says; the 5-minute rule stays for members without one (legacy teams).
-  if (activity?.kind === 'working' || activity?.kind === 'waiting') return 'active';
-  if (activity?.kind === 'idle') return 'idle';
+  // What the member's own transcript (or the lead's sessions file) says it is doing outranks the
+  // guess from the last event's age: "active" beside "idle since 2:59" read as a contradiction.
+  // A config flag alone is not that evidence; without it the 5-minute rule decides.
+  const seen = activity?.sources.some((s) => s !== 'config') ?? false;
+  if (seen && (activity!.kind === 'working' || activity!.kind === 'waiting')) return 'active';
+  if (seen && activity!.kind === 'idle') return 'idle';
   const threshold = Math.max(0, idleMinutes) * 60_000;
   if (entry.lastEventAt !== undefined && entry.lastEventAt > 0 && now - entry.lastEventAt < threshold) return 'active';
   return 'idle';
