@@ -70,6 +70,12 @@ describe('a second terminal goes through the engine that serves the teams folder
     const roster = await run(['roster', '--team', 'alpha', '--json'], mine);
     expect((JSON.parse(roster.stdout) as { name: string }[]).map((m) => m.name)).toEqual(['team-lead', 'researcher']);
 
+    // A first try on another (empty) folder says where the running window's teams are.
+    const elsewhere = join(cli.dir, 'elsewhere');
+    await mkdir(elsewhere);
+    const empty = await runCli(['teams', '--teams-dir', elsewhere, '--state-dir', mine], { env: env() });
+    expect(empty.stdout).toMatch(new RegExp(`^Teamdeck \\(pid \\d+\\) is serving ${cli.teams}: npx teamdeck teams --teams-dir ${cli.teams}$`, 'm'));
+
     const watch = await run(['watch'], mine);
     expect(watch.code).toBe(1);
     expect(watch.stderr).toMatch(/already watched by another Teamdeck \(pid \d+, state dir .*app-state\)/);

@@ -5,7 +5,7 @@
 // through it instead of starting a second engine on the same team files. The note names only
 // the state dir: the socket's token stays in that dir's owner-only info file.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, realpath, rename, unlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { platformStateDir } from '../claude/paths.js';
@@ -64,6 +64,14 @@ async function readNote(path: string): Promise<EngineNote | undefined> {
     // Missing, or torn by a crash mid-write: no engine to go to (a live one rewrites it on start).
     return undefined;
   }
+}
+
+/** Every engine noted as running (the app, `npm start`, `teamdeck serve` or `watch`), by its teams folder. */
+export async function runningEngines(env: NodeJS.ProcessEnv = process.env): Promise<EngineNote[]> {
+  const dir = engineRegistryDir(env);
+  const names = await readdir(dir).catch(() => [] as string[]);
+  const notes = await Promise.all(names.filter((n) => /^[0-9a-f]{32}\.json$/.test(n)).map((n) => readNote(join(dir, n))));
+  return notes.filter((n): n is EngineNote => n !== undefined && alive(n.pid));
 }
 
 /** The engine noted as serving `teamsRoot`, when its process is still alive. */

@@ -34,7 +34,7 @@ function useEndedLine(): string | undefined {
   });
 }
 
-function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; onToggleNeeds: () => void; onLaunch: () => void }) {
+function Sidebar({ needsOpen, onToggleNeeds, onLaunch, onOpenSettings }: { needsOpen: boolean; onToggleNeeds: () => void; onLaunch: () => void; onOpenSettings: () => void }) {
   const description = useDeck((s) => teamOf(s, s.selectedTeam)?.description);
   const ended = useEndedLine();
   const hasTeam = useDeck((s) => s.selectedTeam !== undefined);
@@ -50,7 +50,7 @@ function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; o
         )}
         {description && <p className="mt-1.5 truncate px-0.5 text-[11px] text-zinc-500 dark:text-zinc-400" title={description}>{description}</p>}
         <div className="mt-2">
-          <LaunchButton onOpen={onLaunch} />
+          <LaunchButton onOpen={onLaunch} onOpenSettings={onOpenSettings} />
         </div>
       </div>
       {hasTeam ? <Roster /> : <div className="flex-1" />}
@@ -239,7 +239,7 @@ export function App({ firstScreen = false }: { firstScreen?: boolean } = {}) {
         {phase === 'ready' && !hasTeams && <EmptyState onOpenSettings={() => setSettings(true)} onLaunch={() => setLaunch(true)} />}
         {phase === 'ready' && hasTeams && (
           <>
-            <Sidebar needsOpen={needs} onToggleNeeds={() => setNeeds((n) => !n)} onLaunch={() => setLaunch(true)} />
+            <Sidebar needsOpen={needs} onToggleNeeds={() => setNeeds((n) => !n)} onLaunch={() => setLaunch(true)} onOpenSettings={() => setSettings(true)} />
             <Main />
           </>
         )}

@@ -72,7 +72,8 @@ export function MemberHeader({ team, member }: { team: string; member: string })
   const state = useMemberState(team, entry);
   const teamEnded = useDeck((s) => isTeamEnded(s, team));
   const seen = useLastSeen(entry?.lastEventAt);
-  const kind = [entry?.model, entry?.agentType].filter(Boolean).join(' · ');
+  // The lead's agent type is its name ("team-lead · team-lead" said nothing twice).
+  const kind = [entry?.model, entry?.agentType !== member ? entry?.agentType : undefined].filter(Boolean).join(' · ');
   const meta: ReactNode[] = [];
   if (entry?.joinedAt)
     meta.push(

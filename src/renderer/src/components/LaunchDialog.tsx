@@ -188,13 +188,23 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
 }
 
 /** The "Launch a team…" button, or (when this host cannot launch) why not, in words. */
-export function LaunchButton({ onOpen, wide = false }: { onOpen: () => void; wide?: boolean }) {
+export function LaunchButton({ onOpen, onOpenSettings, wide = false }: { onOpen: () => void; onOpenSettings?: () => void; wide?: boolean }) {
   const launch = useDeck((s) => s.launch);
   if (!launch.available) {
     const why = `Launching a team is not available here: ${launch.reason ?? 'this host does not support it'}.`;
+    // A reason that Settings can fix ("set its path in Settings") comes with the way there.
+    const fixable = onOpenSettings && /\bSettings\b/.test(launch.reason ?? '');
     return (
-      <p data-testid="launch-unavailable-note" title={why} className={`text-[11px] leading-snug text-zinc-500 dark:text-zinc-400 ${wide ? '' : 'line-clamp-3 px-0.5'}`}>
+      <p data-testid="launch-unavailable-note" title={why} className={`text-[11px] leading-snug text-zinc-500 dark:text-zinc-400 ${wide ? '' : 'px-0.5'}`}>
         {why}
+        {fixable && (
+          <>
+            {' '}
+            <button type="button" data-testid="launch-open-settings" onClick={onOpenSettings} className="md-link">
+              Open Settings
+            </button>
+          </>
+        )}
       </p>
     );
   }
