@@ -169,7 +169,7 @@ test('launch says claude is missing before the form (item 10); the theme switch:
   const bodyColour = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   const light = await bodyColour();
   // Launching says before the form that claude is not found here, with the way to Settings to fix it.
-  await expect(page.getByTestId('launch-unavailable-note')).toContainText(`The claude path in Settings (${missing}) does not exist; fix it in Settings`);
+  await expect(page.getByTestId('launch-unavailable-note')).toContainText(`Launching a team is not available here: the claude path in Settings (${missing}) does not exist; fix it in Settings.`);
   await page.getByTestId('launch-open-settings').click();
   await page.getByTestId('settings-theme-dark').check({ force: true });
   await page.getByTestId('settings').getByRole('button', { name: 'Save' }).click();

@@ -191,7 +191,9 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
 export function LaunchButton({ onOpen, onOpenSettings, wide = false }: { onOpen: () => void; onOpenSettings?: () => void; wide?: boolean }) {
   const launch = useDeck((s) => s.launch);
   if (!launch.available) {
-    const why = `Launching a team is not available here: ${launch.reason ?? 'this host does not support it'}.`;
+    // The engine's reason is a sentence of its own ("The claude path …"); here it follows a colon.
+    const reason = (launch.reason ?? 'this host does not support it').replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+    const why = `Launching a team is not available here: ${reason}.`;
     // A reason that Settings can fix ("set its path in Settings") comes with the way there.
     const fixable = onOpenSettings && /\bSettings\b/.test(launch.reason ?? '');
     return (
