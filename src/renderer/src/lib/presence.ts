@@ -1,10 +1,10 @@
 import { USER } from '../../../shared/threads';
+import { memberStateNow } from '../../../shared/member-state';
 import type { MemberActivity, MemberState, RosterEntry } from '../../../shared/types';
 
 /**
- * The state a dot shows now. TERMINATED comes from the host (only a shutdown approval makes it);
- * ACTIVE/IDLE are recomputed here from the last event and a ticking clock, so dots age between
- * host events.
+ * The state a dot shows now: the shared rule (src/shared/member-state.ts), recomputed here from
+ * the last event and a ticking clock, so dots age between host events.
  */
 export function displayState(
   entry: Pick<RosterEntry, 'state' | 'lastEventAt'>,
@@ -12,16 +12,7 @@ export function displayState(
   idleMinutes: number,
   activity?: Pick<MemberActivity, 'kind' | 'sources'>,
 ): MemberState {
-  if (entry.state === 'terminated') return 'terminated';
-  // What the member's own transcript (or the lead's sessions file) says it is doing outranks the
-  // guess from the last event's age: "active" beside "idle since 2:59" read as a contradiction.
-  // A config flag alone is not that evidence; without it the 5-minute rule decides.
-  const seen = activity?.sources.some((s) => s !== 'config') ?? false;
-  if (seen && (activity!.kind === 'working' || activity!.kind === 'waiting')) return 'active';
-  if (seen && activity!.kind === 'idle') return 'idle';
-  const threshold = Math.max(0, idleMinutes) * 60_000;
-  if (entry.lastEventAt !== undefined && entry.lastEventAt > 0 && now - entry.lastEventAt < threshold) return 'active';
-  return 'idle';
+  return memberStateNow(entry, now, idleMinutes * 60_000, activity);
 }
 
 export const STATE_WORD: Record<MemberState, string> = {
