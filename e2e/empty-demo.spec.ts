@@ -11,7 +11,11 @@ test('the empty state starts a demo team and switches to it', async ({ page, dec
 
   await page.getByTestId('start-demo').click();
   await expect(page.getByTestId('member-researcher')).toBeVisible();
-  await expect(page.getByTestId('dot-researcher')).toHaveAttribute('data-state', 'active');
+  // The dot says what the activity line says (issue 28, item 7): a researcher idle by its transcript is not "active".
+  const line = page.getByTestId('roster-activity-researcher');
+  await expect(line).toHaveAttribute('data-kind', /working|waiting|idle/);
+  const kind = await line.getAttribute('data-kind');
+  await expect(page.getByTestId('dot-researcher')).toHaveAttribute('data-state', kind === 'idle' ? 'idle' : 'active');
   await expect(page.getByTestId('dot-implementer')).toHaveAttribute('data-state', 'idle');
   await expect(page.getByTestId('dot-tester')).toHaveAttribute('data-state', 'terminated');
   await page.screenshot({ path: testInfo.outputPath('demo-team.png') });

@@ -3,10 +3,14 @@ import { test, expect } from './fixtures.js';
 
 test('without the token the host serves nothing; with it the token is moved out of the URL', async ({ page, deck }) => {
   const { url, port } = await deck.start();
-  const bare = await page.goto(`http://127.0.0.1:${port}/`);
-  expect(bare?.status()).toBe(403);
-  const wrong = await page.goto(`http://127.0.0.1:${port}/?token=nope`);
-  expect(wrong?.status()).toBe(403);
+  // The app's own address without this run's token: refused, with how to get in (no app, no token).
+  for (const address of [`http://127.0.0.1:${port}/`, `http://127.0.0.1:${port}/?token=nope`]) {
+    const r = await page.goto(address);
+    expect(r?.status(), address).toBe(401);
+    await expect(page.locator('body')).toContainText("Teamdeck needs the link with this run's access token.");
+    await expect(page.getByTestId('app')).toHaveCount(0);
+  }
+  expect((await page.goto(`http://127.0.0.1:${port}/assets/nope.js`))?.status()).toBe(403);
 
   const ok = await page.goto(url);
   expect(ok?.status()).toBe(200);

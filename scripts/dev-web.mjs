@@ -126,6 +126,7 @@ process.stdout.write(
     '',
     `Teamdeck (dev) on the demo team in ${teamsDir}, over the real engine.`,
     `Open http://127.0.0.1:${devPort()}/?token=${token}`,
+    `From another terminal: npx teamdeck teams --teams-dir ${teamsDir}`,
     'The URL holds this run\'s access token; keep it private. Ctrl+C stops.',
     '',
   ].join('\n'),

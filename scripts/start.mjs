@@ -3,11 +3,12 @@
 // team first (in a temporary folder, never in ~/.claude). Where the Electron binary cannot be
 // had (no download possible), it serves the same window to a browser on 127.0.0.1 instead.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { electronBinary } from './electron-binary.mjs';
 
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
@@ -40,23 +41,13 @@ function hasTeam(root) {
   }
 }
 
-/** The Electron executable, without triggering a download when it is missing. */
-function electronBinary() {
+/** The Electron executable; a fetch that failed once is not retried on every start. */
+function findElectron() {
   try {
-    const dir = join(require.resolve('electron/package.json'), '..');
-    const name = existsSync(join(dir, 'path.txt')) ? readFileSync(join(dir, 'path.txt'), 'utf8').trim() : undefined;
-    if (process.env.ELECTRON_OVERRIDE_DIST_PATH) return join(process.env.ELECTRON_OVERRIDE_DIST_PATH, name || 'electron');
-    if (name && existsSync(join(dir, 'dist', name))) return join(dir, 'dist', name);
-    // Not there yet: Electron's own installer fetches it on first use.
-    process.stdout.write('Fetching the Electron binary (first start only)...\n');
-    const r = spawnSync(process.execPath, [join(dir, 'install.js')], { encoding: 'utf8' });
-    if (r.status !== 0) {
-      const why = `${r.stderr ?? ''}${r.stdout ?? ''}`.split('\n').find((l) => l.trim()) ?? `exit ${r.status}`;
-      process.stdout.write(`Could not fetch the Electron binary (${why.trim()}).\n`);
-      return undefined;
-    }
-    const again = readFileSync(join(dir, 'path.txt'), 'utf8').trim();
-    return existsSync(join(dir, 'dist', again)) ? join(dir, 'dist', again) : undefined;
+    const electronDir = join(require.resolve('electron/package.json'), '..');
+    // Beside Electron, so that a fresh install (which may well fetch it) forgets the failure.
+    const marker = join(electronDir, '..', '.cache', 'teamdeck', 'electron-fetch-failed.json');
+    return electronBinary({ electronDir, marker, retry: args.includes('--fetch-electron') });
   } catch {
     return undefined;
   }
@@ -104,10 +95,12 @@ if (!hasTeam(root)) {
   env.TEAMDECK_STATE_DIR = join(demoBase, 'state');
 }
 
-const electron = browserOnly ? undefined : electronBinary();
+const electron = browserOnly ? undefined : findElectron();
 if (electron) {
   process.stdout.write(`Opening Teamdeck on ${root}\n`);
-  const app = spawn(electron, ['.', ...args.filter((a) => a !== '--browser')], { stdio: 'inherit', env });
+  // The CLI finds the app's engine by its teams folder; the demo's is not the default one.
+  process.stdout.write(`From another terminal: npx teamdeck teams${env.TEAMDECK_TEAMS_DIR ? ` --teams-dir ${root}` : ''}\n`);
+  const app = spawn(electron, ['.', ...args.filter((a) => a !== '--browser' && a !== '--fetch-electron')], { stdio: 'inherit', env });
   children.push(app);
   app.on('exit', (code) => {
     stopAll();

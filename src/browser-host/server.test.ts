@@ -13,6 +13,9 @@ import { useTempDirs } from '../../test/helpers/tmp.js';
 import { BOOT_ASSETS_MS, BOOT_KEEP, headAssets } from './index-page.js';
 import { hostContentSecurityPolicy, startHost, tokenMatches, type HostHandlers, type RunningHost } from './server.js';
 
+/** A refused request: 403, or 401 where the app's own address says how to get in. */
+const REFUSED = [401, 403];
+
 // The real timingSafeEqual, watched: the token check must go through it (constant time).
 vi.mock('node:crypto', async (importOriginal) => {
   const real = await importOriginal<typeof import('node:crypto')>();
@@ -106,11 +109,16 @@ describe('startHost', () => {
 
   it('refuses every request without the token, with a bad token, a bad Host or a bad Origin', async () => {
     const { h, q } = await host();
-    expect((await get(h.port, '/')).status).toBe(403);
+    // The app's own address says how to get in (issue 28, item 11), without the token; anything else is a bare refusal.
+    for (const path of ['/', '/index.html', '/?token=' + 'A'.repeat(43), `/?token=${h.token}x`]) {
+      const r = await get(h.port, path);
+      expect(r.status, path).toBe(401);
+      expect(r.body, path).toContain("Teamdeck needs the link with this run's access token.");
+      expect(r.body, path).toContain(`http://127.0.0.1:${h.port}/?token=…`);
+      expect(r.body, path).not.toContain(h.token);
+    }
     expect((await get(h.port, '/assets/app.js')).status).toBe(403);
     expect((await get(h.port, '/nope')).status).toBe(403);
-    expect((await get(h.port, '/?token=' + 'A'.repeat(43))).status).toBe(403);
-    expect((await get(h.port, `/?token=${h.token}x`)).status).toBe(403);
     expect((await get(h.port, `/?${q}`, { host: `evil.example:${h.port}` })).status).toBe(403);
     expect((await get(h.port, `/?${q}`, { host: '127.0.0.1' })).status).toBe(403);
     expect((await get(h.port, `/?${q}`, { host: `127.0.0.1:${h.port + 1}` })).status).toBe(403);
@@ -320,23 +328,24 @@ describe('host hardening', () => {
   });
 
   it('needs the token for every method and path, from the query or its own cookie only', async () => {
+    // 401 is the app's own address saying how to get in; either way nothing of the app is served.
     const { h } = await host();
     const near = [h.token.slice(0, -1), `${h.token.slice(0, -1)}${h.token.endsWith('A') ? 'B' : 'A'}`, h.token.toUpperCase() === h.token ? h.token.toLowerCase() : h.token.toUpperCase(), ` ${h.token}`];
     for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH']) {
       for (const path of ['/', '/index.html', '/assets/app.js', '/assets/', '/ws', '/nope', '/%2e%2e/secret.txt']) {
-        expect((await get(h.port, path, {}, method)).status, `${method} ${path}`).toBe(403);
+        expect((await get(h.port, path, {}, method)).status, `${method} ${path}`).toBeOneOf(REFUSED);
       }
     }
-    for (const t of near) expect((await get(h.port, `/?token=${encodeURIComponent(t)}`)).status, t).toBe(403);
+    for (const t of near) expect((await get(h.port, `/?token=${encodeURIComponent(t)}`)).status, t).toBeOneOf(REFUSED);
     // Not from other places a token might be looked for.
-    expect((await get(h.port, `/${h.token}`)).status).toBe(403);
-    expect((await get(h.port, '/', { authorization: `Bearer ${h.token}` })).status).toBe(403);
-    expect((await get(h.port, '/', { 'x-teamdeck-token': h.token })).status).toBe(403);
-    expect((await get(h.port, '/', { cookie: `teamdeck_${h.port + 1}=${h.token}` })).status).toBe(403);
-    expect((await get(h.port, '/', { cookie: `token=${h.token}` })).status).toBe(403);
-    expect((await get(h.port, `/?Token=${h.token}`)).status).toBe(403);
+    expect((await get(h.port, `/${h.token}`)).status).toBeOneOf(REFUSED);
+    expect((await get(h.port, '/', { authorization: `Bearer ${h.token}` })).status).toBeOneOf(REFUSED);
+    expect((await get(h.port, '/', { 'x-teamdeck-token': h.token })).status).toBeOneOf(REFUSED);
+    expect((await get(h.port, '/', { cookie: `teamdeck_${h.port + 1}=${h.token}` })).status).toBeOneOf(REFUSED);
+    expect((await get(h.port, '/', { cookie: `token=${h.token}` })).status).toBeOneOf(REFUSED);
+    expect((await get(h.port, `/?Token=${h.token}`)).status).toBeOneOf(REFUSED);
     // Without a Host header (HTTP/1.0) nothing is served either, token or not.
-    expect(await rawStatus(h.port, `GET /?token=${h.token} HTTP/1.0\r\n\r\n`)).toBe(403);
+    expect(await rawStatus(h.port, `GET /?token=${h.token} HTTP/1.0\r\n\r\n`)).toBeOneOf(REFUSED);
   });
 
   it('compares tokens in constant time: every check runs timingSafeEqual on equal-length digests', async () => {
@@ -350,7 +359,7 @@ describe('host hardening', () => {
       expect((b as Buffer).length).toBe(32);
     }
     spy.mockClear();
-    expect((await get(h.port, '/?token=short')).status).toBe(403);
+    expect((await get(h.port, '/?token=short')).status).toBeOneOf(REFUSED);
     expect((await get(h.port, `/?token=${h.token}`)).status).toBe(200);
     expect(spy.mock.calls.length).toBeGreaterThanOrEqual(2);
   });

@@ -157,7 +157,7 @@ export class HostGate {
   }
 
   /** Why a request must be refused, or undefined when it may proceed. `via` says how the token came. */
-  check(req: IncomingMessage, url: URL): { refuse: string } | { via: 'query' | 'cookie' } {
+  check(req: IncomingMessage, url: URL): { refuse: string; noToken?: true } | { via: 'query' | 'cookie' } {
     const host = req.headers.host?.toLowerCase();
     if (!host || !this.allowedHosts.has(host)) return { refuse: 'bad host' };
     const origin = req.headers.origin;
@@ -169,8 +169,24 @@ export class HostGate {
     }
     if (tokenMatches(url.searchParams.get('token') ?? undefined, this.token)) return { via: 'query' };
     if (tokenMatches(readCookie(req, cookieName(this.port)), this.token)) return { via: 'cookie' };
-    return { refuse: 'missing or wrong token' };
+    return { refuse: 'missing or wrong token', noToken: true };
   }
+}
+
+/**
+ * What the app's own address says to a browser without this run's token (a new profile, a
+ * bookmark, a link from an earlier run): how to get in, not a bare "forbidden". It names no
+ * token, and only a request that passed the host and origin checks gets it.
+ */
+export function needsTokenText(port: number): string {
+  return [
+    'Teamdeck needs the link with this run\'s access token.',
+    '',
+    `Open the link that \`teamdeck serve\` (or \`npm start\`) printed in its terminal: http://127.0.0.1:${port}/?token=…`,
+    'Each start makes a new token, so this address without it, or a link from an earlier run, is refused;',
+    'the port stays the same from one start to the next while it is free.',
+    '',
+  ].join('\n');
 }
 
 /** Resolves a URL path to a regular file inside root, or undefined (traversal, dotfiles, folders, symlinks out). */
@@ -235,7 +251,10 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     const url = parseRequestUrl(req);
     if (!gate || !url) return sendText(res, 400, headers, 'bad request');
     const verdict = gate.check(req, url);
-    if ('refuse' in verdict) return sendText(res, 403, headers, 'forbidden');
+    if ('refuse' in verdict) {
+      const page = verdict.noToken && (req.method === 'GET' || req.method === 'HEAD') && (url.pathname === '/' || url.pathname === '/index.html');
+      return page ? sendText(res, 401, headers, needsTokenText(gate.port)) : sendText(res, 403, headers, 'forbidden');
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return sendText(res, 405, headers, 'method not allowed');

@@ -198,8 +198,9 @@ describe('teams, roster, thread', () => {
     for (const m of thread) expect(Object.keys(m)).toEqual(expect.arrayContaining(['id', 'from', 'to', 'text', 'timestamp']));
 
     const human = await run(['thread', '--team', 'alpha', '--with', 'researcher']);
-    expect(human.stdout).toMatch(/user -> researcher {2}\[accepted\] {2}Look into the flaky upload test/);
-    expect(human.stdout).toMatch(/researcher -> user {2}Found it/);
+    // The user is "you" at either end, as in the window (issue 28, item 8).
+    expect(human.stdout).toMatch(/you -> researcher {2}\[accepted\] {2}Look into the flaky upload test/);
+    expect(human.stdout).toMatch(/researcher -> you {2}Found it/);
   });
 });
 

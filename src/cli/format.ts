@@ -1,6 +1,7 @@
 // Human output: aligned columns and short times. JSON output never goes through here.
 import type { ThreadMessage } from '../shared/types.js';
 import { describeFrame } from '../shared/frame-text.js';
+import { endsAsSeen } from '../shared/threads.js';
 
 /** Left-aligned columns separated by two spaces; the last column is not padded. */
 export function table(header: string[], rows: string[][]): string {
@@ -38,7 +39,8 @@ export function messageBody(m: Pick<ThreadMessage, 'text' | 'frame'>): string {
 
 /** One message as "time  from -> to  [status]  text", continuation lines indented under the text. */
 export function messageLine(m: ThreadMessage, opts: { team?: string } = {}): string {
-  const head = [localTime(m.timestamp), opts.team ?? '', `${m.from} -> ${m.to}`, m.status ? `[${m.status}]` : '']
+  const ends = endsAsSeen(m);
+  const head = [localTime(m.timestamp), opts.team ?? '', `${ends.from} -> ${ends.to}`, m.status ? `[${m.status}]` : '']
     .filter(Boolean)
     .join('  ');
   const lines = messageBody(m).split('\n');

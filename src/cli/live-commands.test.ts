@@ -81,6 +81,7 @@ describe('teamdeck tasks', () => {
     expect(board).toEqual({
       team: TEAM,
       list: TEAM,
+      folder: list,
       exists: true,
       tasks: [
         { id: '1', subject: 'Find the bug', description: 'in auth', activeForm: 'Finding the bug', owner: 'researcher', status: 'in_progress', blocks: ['2'], blockedBy: [] },

@@ -67,7 +67,7 @@ async function usage(): Promise<string> {
     'Every command accepts:',
     ...COMMON_HELP,
     '',
-    'Run `teamdeck <command> --help` for its options.',
+    'Run `teamdeck <command> --help` for its options; `teamdeck --version` for the version.',
   ].join('\n');
 }
 
@@ -81,6 +81,10 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   if (name === undefined) {
     io.err(await usage());
     return EXIT.refused;
+  }
+  if (name === '--version' || name === '-V' || name === 'version') {
+    io.out(`teamdeck ${await packageVersion()}`);
+    return EXIT.ok;
   }
   if (name === '--help' || name === '-h' || name === 'help') {
     const which = rest[0] ? await loadCommand(rest[0]) : undefined;
@@ -135,6 +139,13 @@ function reportError(command: Command, e: unknown, io: Io): number {
   io.err(`${prefix} internal error: ${message}`);
   if (process.env.TEAMDECK_DEBUG && e instanceof Error && e.stack) io.err(e.stack);
   return EXIT.internal;
+}
+
+/** This checkout's version, from its package.json (the bundle finds it from where its source was). */
+async function packageVersion(): Promise<string> {
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
 }
 
 function oneLine(s: string): string {

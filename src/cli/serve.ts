@@ -3,13 +3,14 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import { ApiHandlers } from '../engine/api/api-handlers.js';
-import { resolveStateDir } from '../engine/claude/paths.js';
+import { resolveStateDir, resolveTeamsRoot } from '../engine/claude/paths.js';
 import { StateDirBusyError } from '../engine/service/service-types.js';
 import { SettingsStore } from '../engine/service/settings.js';
 import { TeamService } from '../engine/service/team-service.js';
 import { withEngineSocket } from '../engine/socket/with-socket.js';
 import { startDemoTeam } from '../sim/demo-team.js';
 import { firstScreenRenderer } from '../browser-host/first-screen.js';
+import { lastPort, rememberPort } from '../browser-host/last-port.js';
 import { startHost } from '../browser-host/server.js';
 import { COMMON_HELP, UsageError, intOpt, noPositionals, parseCommandArgs, stringOpt } from './args.js';
 import { processIo, type Io } from './io.js';
@@ -23,7 +24,7 @@ export const SERVE_HELP = [
   'Serves the Teamdeck window to a browser on this machine (127.0.0.1 only) and prints its URL.',
   'The URL carries a one-time token: anyone with the URL can use the app, so keep it private.',
   '',
-  '  --port N        port to listen on (default: 0, any free port)',
+  '  --port N        port to listen on (default: the last run\'s while it is free, else any free port)',
   '  --renderer-dir D  the built renderer (default: out/renderer of this checkout)',
   ...COMMON_HELP,
   '',
@@ -35,6 +36,22 @@ export function defaultRendererDir(): string {
   return process.env.TEAMDECK_RENDERER_DIR
     ? resolve(process.env.TEAMDECK_RENDERER_DIR)
     : fileURLToPath(new URL('../../out/renderer', import.meta.url));
+}
+
+/**
+ * How to reach this engine from another terminal: any command given this teams folder goes
+ * through it, whatever state dir it uses; without the folder it would look in the default one.
+ */
+async function cliHint(handlers: ApiHandlers): Promise<string> {
+  const root = handlers.teamsRoot;
+  const flag = root === resolveTeamsRoot({ env: {} }).root ? '' : ` --teams-dir ${shellWord(root)}`;
+  const snap = await handlers.calls.getSnapshot().catch(() => undefined);
+  const first = snap?.ok ? snap.value.teams.find((t) => t.state !== 'ended') : undefined;
+  return `From another terminal: npx teamdeck ${first ? `roster --team ${shellWord(first.id)}` : 'teams'}${flag}`;
+}
+
+function shellWord(s: string): string {
+  return /^[A-Za-z0-9_./:@%+=,-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }
 
 export async function runServe(argv: string[], io: Io = processIo()): Promise<number> {
@@ -88,20 +105,23 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
   }
 
   const firstScreen = firstScreenRenderer({ log: (message, error) => io.err(`teamdeck serve: ${message}: ${error instanceof Error ? error.message : String(error)}`) });
+  // Without --port, last run's port while it is free: bookmarks and the open tab's address survive a restart.
+  const remembered = port === undefined || port === 0 ? await lastPort() : undefined;
   let host;
-  try {
-    host = await startHost({
-      handlers,
-      port: port ?? 0,
-      host: '127.0.0.1',
-      rendererDir,
-      firstScreen,
-    });
-  } catch (e) {
-    await handlers.close();
-    io.err(`teamdeck serve: cannot listen on 127.0.0.1:${port ?? 0}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-    return 1;
+  for (const tryPort of remembered ? [remembered, 0] : [port ?? 0]) {
+    try {
+      host = await startHost({ handlers, port: tryPort, host: '127.0.0.1', rendererDir, firstScreen });
+      break;
+    } catch (e) {
+      if (tryPort === remembered && (e as NodeJS.ErrnoException).code === 'EADDRINUSE') continue;
+      await handlers.close();
+      io.err(`teamdeck serve: cannot listen on 127.0.0.1:${tryPort}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      return 1;
+    }
   }
+  if (!host) throw new Error('the browser host did not start');
+  // Only a convenience for the next start.
+  if (port === undefined || port === 0) await rememberPort(host.port).catch(() => {});
 
   // The URL is given once a page opened from it can show its first team at once: on two cores,
   // reading that team while the browser loaded the page took twice as long as before it.
@@ -111,6 +131,7 @@ export async function runServe(argv: string[], io: Io = processIo()): Promise<nu
   } else {
     io.out(`Teamdeck is serving ${handlers.teamsRoot}`);
     io.out(`Open ${host.url}`);
+    io.out(await cliHint(handlers));
     io.out('The URL holds this run\'s access token; keep it private. Ctrl+C stops.');
   }
 

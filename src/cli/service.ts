@@ -4,11 +4,12 @@
 // engine answers there, commands that only look (teams, roster, thread, tail) fall back to a
 // throwaway state dir and say so, because then they see what the inbox files hold now, not
 // Teamdeck's history.
-import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { StateDirBusyError, TeamNotFoundError } from '../engine/errors.js';
 import type { TeamServiceApi, TeamServiceOptions } from '../engine/service/service-types.js';
+import { findEngineFor } from '../engine/socket/registry.js';
 import { resolveStateDir, resolveTeamsRoot, teamDirName } from '../engine/claude/paths.js';
 import type { TeamSummary } from '../shared/types.js';
 import type { Common } from './args.js';
@@ -35,6 +36,8 @@ export interface OpenOptions {
   owner?: boolean;
   /** Host lead terminals when this command runs the engine itself (`launch`, `watch`). */
   terminals?: boolean;
+  /** A teams root given explicitly may not exist yet (`launch` and `watch`: Claude makes it). */
+  rootMayBeMissing?: boolean;
 }
 
 /** The terminal host for an engine this process runs: tmux or a pty, `claude` from the settings. */
@@ -53,6 +56,17 @@ const BUSY_RETRY_MS = 1_000;
 export async function openService(common: Common, io: Io, opts: OpenOptions): Promise<OpenedService> {
   const { root, source } = resolveTeamsRoot({ teamsDir: common.teamsDir });
   const stateDir = resolveStateDir({ stateDir: common.stateDir });
+  if (isExplicit(source) && !opts.rootMayBeMissing) await mustBeFolder(root, source);
+  // The engine already serving this teams folder, whatever state dir it was given: a second
+  // engine on the same files would keep a history of its own and show another's sends as a stranger's.
+  const noted = await findEngineFor(root);
+  if (noted && resolve(noted.stateDir) !== stateDir && noted.pid !== process.pid) {
+    if (opts.owner) {
+      throw new StateDirBusyError(`${root} is already watched by another Teamdeck (pid ${noted.pid}, state dir ${noted.stateDir}); stop it first, or use that engine`);
+    }
+    const remote = await openRemote(noted.stateDir, root, source, opts);
+    if (remote.opened) return remote.opened;
+  }
   // Loaded on demand: `--help`, `sim` and `demo` start faster without the engine's dependencies.
   const { TeamService } = await import('../engine/service/team-service.js');
   // The journal holds every message: where Teamdeck makes the folder, only its user may enter.
@@ -117,7 +131,7 @@ async function openRemote(stateDir: string, root: string, source: string, opts: 
     if (!(e instanceof EngineUnavailableError)) throw e;
     return { reason: `no engine answered on its socket: ${e.message}`, final: false };
   }
-  const explicit = source === '--teams-dir' || source === 'TEAMDECK_TEAMS_DIR';
+  const explicit = isExplicit(source);
   if (explicit && !(await samePath(client.teamsRoot, root))) {
     await client.stop();
     return { reason: `its engine (pid ${client.ownerPid}) watches ${client.teamsRoot}, not ${root}`, final: true };
@@ -132,6 +146,20 @@ async function openRemote(stateDir: string, root: string, source: string, opts: 
       close: () => client.stop(),
     },
   };
+}
+
+function isExplicit(source: string): boolean {
+  return source === '--teams-dir' || source === 'TEAMDECK_TEAMS_DIR';
+}
+
+/** A teams root the user named must be there: otherwise every command would only say "no team". */
+async function mustBeFolder(root: string, source: string): Promise<void> {
+  const st = await stat(root).catch((e: NodeJS.ErrnoException) => e);
+  if (st instanceof Error) {
+    const why = st.code === 'ENOENT' ? 'does not exist' : `cannot be read (${st.code ?? st.message})`;
+    throw new TeamNotFoundError(`the teams folder ${root} (${source}) ${why}`);
+  }
+  if (!st.isDirectory()) throw new TeamNotFoundError(`the teams folder ${root} (${source}) is not a folder`);
 }
 
 async function samePath(a: string, b: string): Promise<boolean> {

@@ -82,6 +82,19 @@ describe('validateCall', () => {
     expect(err?.message).toMatch(/bytes/);
   });
 
+  it("refuses a bad send in the engine's own words, never the validator's (issue 28, items 5 and 6)", () => {
+    const err = (req: Record<string, unknown>) => {
+      const r = validateCall('send', [{ team: 't', to: 'm', ...req }]);
+      return r.ok ? undefined : r.error;
+    };
+    expect(err({ text: '  ' })).toEqual({ code: 'refused', message: 'message is empty' });
+    expect(err({})).toEqual({ code: 'refused', message: 'message is empty' });
+    expect(err({ text: 'x'.repeat(70_000) })).toEqual({ code: 'refused', message: 'message is 70000 bytes; the limit is 65536' });
+    expect(err({ text: 'hi', summary: 's'.repeat(1_001) })).toEqual({ code: 'refused', message: 'summary must be text of at most 1000 characters' });
+    // What is not a person's input (an unknown field) is still a malformed call.
+    expect(err({ text: 'hi', from: 'team-lead' })?.code).toBe('invalid');
+  });
+
   it('settings patch is strict with ranges', () => {
     bad('setSettings', [{ idleMinutes: 0 }]);
     bad('setSettings', [{ idleMinutes: 1441 }]);
@@ -90,7 +103,9 @@ describe('validateCall', () => {
     bad('setSettings', [{ notifications: 'yes' }]);
     bad('setSettings', [{ teamsDir: 'x'.repeat(4097) }]);
     bad('setSettings', [{ teamsDir: 'a\u0000b' }]);
-    bad('setSettings', [{ theme: 'dark' }]);
+    bad('setSettings', [{ theme: 'sepia' }]);
+    bad('setSettings', [{ colour: 'dark' }]);
+    expect(validateCall('setSettings', [{ theme: 'dark' }]).ok).toBe(true);
     bad('setSettings', [null]);
   });
 

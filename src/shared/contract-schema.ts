@@ -3,13 +3,14 @@
 // WebSocket) run validateCall before any handler: the renderer is not trusted.
 import { z } from 'zod';
 import { MAX_SENDER_NAME, senderNameIssue } from './sender-name.js';
+import { MAX_SUMMARY_CHARS, MAX_TEXT_BYTES, summaryProblem, textProblem } from './send-rules.js';
 import { ANSWER_CHOICES, CHANNEL_KINDS, PERMISSION_MODES } from './types.js';
-import { CALL_NAMES, CALLS, type ApiError, type ArgKind, type ArgsOf, type ArgSpec, type ArgTypes, type CallArgs, type CallName } from './contract.js';
+import { CALL_NAMES, CALLS, THEME_CHOICES, type ApiError, type ArgKind, type ArgsOf, type ArgSpec, type ArgTypes, type CallArgs, type CallName } from './contract.js';
 
 export const MAX_NAME_LENGTH = 255;
-/** The engine's limit on a message's text, in UTF-8 bytes. */
-export const MAX_TEXT_BYTES = 65_536;
-export const MAX_SUMMARY_LENGTH = 1_000;
+
+export { MAX_TEXT_BYTES };
+export const MAX_SUMMARY_LENGTH = MAX_SUMMARY_CHARS;
 export const MAX_PATH_LENGTH = 4_096;
 export const MAX_URL_LENGTH = 2_048;
 export const IDLE_MINUTES_RANGE = { min: 1, max: 1_440 } as const;
@@ -39,11 +40,24 @@ const textSchema = z
   .refine((s) => s.trim().length > 0, 'must not be empty')
   .refine((s) => utf8.encode(s).length <= MAX_TEXT_BYTES, `must be at most ${MAX_TEXT_BYTES} bytes of UTF-8`);
 
+/**
+ * A problem found by one of send-rules' checks: its words are the whole answer, the same as the
+ * engine gives for the same input, so describeArgsError adds no field path to them.
+ */
+const PLAIN = { plain: true } as const;
+function plainCheck(problem: (v: unknown) => string | undefined) {
+  return (v: unknown, ctx: z.core.$RefinementCtx) => {
+    const message = problem(v);
+    if (message) ctx.addIssue({ code: 'custom', message, params: PLAIN, continue: false });
+  };
+}
+
 export const sendRequestSchema = z.strictObject({
   team: nameSchema,
   to: nameSchema,
-  text: textSchema,
-  summary: z.string().max(MAX_SUMMARY_LENGTH, { abort: true }).refine((s) => !s.includes('\u0000'), 'must not contain NUL').optional(),
+  // Any value reaches the check, so that a missing or non-string text gets its words too.
+  text: z.unknown().superRefine(plainCheck(textProblem)).transform((v) => v as string),
+  summary: z.unknown().superRefine(plainCheck(summaryProblem)).transform((v) => v as string | undefined).optional(),
   channel: z.enum(CHANNEL_KINDS).optional(),
 });
 
@@ -114,6 +128,7 @@ export const searchRequestSchema = z.strictObject({
 });
 
 export const settingsPatchSchema = z.strictObject({
+  theme: z.enum(THEME_CHOICES).optional(),
   teamsDir: z
     .string()
     .max(MAX_PATH_LENGTH, { abort: true })
@@ -242,6 +257,7 @@ export function isCallName(name: unknown): name is CallName {
 export function describeArgsError(what: string, error: z.ZodError, arity: number): string {
   const issue = error.issues[0];
   if (!issue) return `${what}: invalid arguments`;
+  if (argsErrorCode(error) === 'refused') return issue.message;
   const path = [...issue.path];
   if (typeof path[0] === 'number') {
     const index = path.shift() as number;
@@ -251,6 +267,15 @@ export function describeArgsError(what: string, error: z.ZodError, arity: number
   return `${what}: ${where}: ${issue.message}`.slice(0, 300);
 }
 
+/**
+ * The code of arguments that failed their schema: a send-rules problem is a refusal, as the
+ * engine calls the same input; anything else is a malformed call.
+ */
+export function argsErrorCode(error: z.ZodError): 'refused' | 'invalid' {
+  const issue = error.issues[0];
+  return issue?.code === 'custom' && (issue.params as { plain?: boolean } | undefined)?.plain ? 'refused' : 'invalid';
+}
+
 /** Checks a call's name and arguments; the only way a host turns untrusted input into a typed call. */
 export function validateCall<N extends CallName>(name: N, args: unknown): Validated<N>;
 export function validateCall(name: unknown, args: unknown): Validated<CallName>;
@@ -258,7 +283,7 @@ export function validateCall(name: unknown, args: unknown): Validated<CallName> 
   if (!isCallName(name)) return { ok: false, error: { code: 'invalid', message: 'unknown call' } };
   if (!Array.isArray(args)) return { ok: false, error: { code: 'invalid', message: `${name}: arguments must be a list` } };
   const r = callArgsSchemas[name].safeParse(args);
-  if (!r.success) return { ok: false, error: { code: 'invalid', message: describeArgsError(name, r.error, callArgsSchemas[name].kinds.length) } };
+  if (!r.success) return { ok: false, error: { code: argsErrorCode(r.error), message: describeArgsError(name, r.error, callArgsSchemas[name].kinds.length) } };
   return { ok: true, name, args: r.data as CallArgs<CallName> };
 }
 

@@ -124,7 +124,13 @@ export interface Settings {
   claudePath: string;
   /** Permission prompts may be answered, and turns stopped, from Teamdeck (keys in the lead's terminal). */
   answerFromTeamdeck: boolean;
+  /** The window's colours; absent means `system` (follow the system's light or dark). */
+  theme?: ThemeChoice;
 }
+
+/** The window's colour choices in Settings. */
+export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
+export type ThemeChoice = (typeof THEME_CHOICES)[number];
 
 export interface Snapshot {
   teamsRoot: string;

@@ -14,6 +14,16 @@ export function isReservedSender(name: string): boolean {
   return (RESERVED_SENDERS as readonly string[]).includes(name.trim().toLowerCase());
 }
 
+/**
+ * A name Teamdeck writes as: the one set now, or the default any other Teamdeck writes as. Such
+ * a name is the user writing through Teamdeck, never a member (names are compared as Claude
+ * files them: every character outside [A-Za-z0-9_-] as '-').
+ */
+export function isTeamdeckName(name: string, current: string = DEFAULT_SENDER_NAME): boolean {
+  const stem = (s: string) => s.replace(/[^a-zA-Z0-9_-]/g, '-');
+  return stem(name) === stem(current) || stem(name) === DEFAULT_SENDER_NAME;
+}
+
 /** What is wrong with a sender name, or undefined when it can be used. */
 export function senderNameIssue(name: string): SenderNameIssue | undefined {
   if (name.length === 0) return 'empty';

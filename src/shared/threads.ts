@@ -50,6 +50,18 @@ export function isToUser(m: Pick<Addressed, 'to' | 'source'>): boolean {
   return inboxFileStem(m.to) === USER || m.source !== undefined;
 }
 
+/**
+ * The two ends of a message as the user reads them: the user is "you" on every path (the
+ * window's feed and threads, the CLI, exports), never `user` on one and Teamdeck's sender name
+ * on another.
+ */
+export function endsAsSeen(m: Pick<Addressed, 'from' | 'to' | 'sentAs' | 'source'>): { from: string; to: string } {
+  return { from: isFromUser(m) ? YOU : m.from, to: isToUser(m) ? YOU : m.to };
+}
+
+/** What the user is called wherever a message's ends are shown. */
+export const YOU = 'you';
+
 /** Where the message belongs (see the top of this file). */
 export function threadPlace(m: Addressed): ThreadPlace {
   if (isFromUser(m)) return { kind: 'you', member: m.to };

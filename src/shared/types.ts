@@ -251,8 +251,10 @@ export interface TaskItem {
 
 export interface TaskBoard {
   team: string;
-  /** The task list's folder name under `~/.claude/tasks/`. */
+  /** The task list's folder name under `<Claude's config dir>/tasks/`. */
   list: string;
+  /** That folder in full (the home folder as `~`): a demo's or a CLAUDE_CONFIG_DIR's is not under ~/.claude. */
+  folder?: string;
   /** False when the folder does not exist (yet). */
   exists: boolean;
   tasks: TaskItem[];

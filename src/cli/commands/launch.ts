@@ -36,7 +36,7 @@ export const launchCommand: Command = {
     const { launchRequestSchema } = await import('../../shared/contract-schema.js');
     const req = launchRequestSchema.safeParse({ cwd, ...(prompt ? { prompt } : {}), ...(model ? { model } : {}), ...(mode ? { permissionMode: mode as PermissionModeChoice } : {}) });
     if (!req.success) throw new UsageError(req.error.issues[0]?.message ?? 'invalid arguments');
-    const s = await openService(p.common, io, { watch: true, readOnly: false, terminals: true });
+    const s = await openService(p.common, io, { watch: true, readOnly: false, terminals: true, rootMayBeMissing: true });
     try {
       const available = await s.service.terminalAvailability();
       if (!available.available) {

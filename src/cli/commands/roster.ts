@@ -2,6 +2,7 @@ import { noPositionals, requireOpt } from '../args.js';
 import type { Command } from '../command.js';
 import { ago, table } from '../format.js';
 import { withTeam } from '../service.js';
+import { stateWithActivity } from '../../shared/member-state.js';
 
 export const rosterCommand: Command = {
   name: 'roster',
@@ -19,6 +20,8 @@ export const rosterCommand: Command = {
         return 0;
       }
       const now = Date.now();
+      // The state the window shows: what the activity line says, where it has evidence.
+      const activity = new Map((await s.service.activity(team.id).catch(() => [])).map((a) => [a.member, a]));
       io.out(`${team.name} (${team.id}) in ${s.teamsRoot}\n`);
       io.out(
         table(
@@ -26,7 +29,7 @@ export const rosterCommand: Command = {
           roster.map((m) => [
             m.name,
             m.isLead ? 'lead' : m.inConfig ? 'member' : 'member (not in config)',
-            m.state,
+            stateWithActivity(m.state, activity.get(m.name)),
             ago(m.lastEventAt, now),
             m.model ?? '-',
             m.agentType ?? '-',

@@ -28,6 +28,10 @@ export const teamsCommand: Command = {
       }
       if (teams.length === 0) {
         io.out(`No teams in ${s.teamsRoot} (${s.rootSource}).`);
+        // The usual reason on a first try: the window runs on another folder (npm start's demo).
+        const { runningEngines } = await import('../../engine/socket/registry.js');
+        const others = (await runningEngines()).filter((e) => e.teamsRoot !== s.teamsRoot);
+        for (const e of others) io.out(`Teamdeck (pid ${e.pid}) is serving ${e.teamsRoot}: npx teamdeck teams --teams-dir ${e.teamsRoot}`);
         return 0;
       }
       io.out(`Teams in ${s.teamsRoot} (${s.rootSource})\n`);

@@ -17,7 +17,7 @@ export const watchCommand: Command = {
   async run(p, io) {
     noPositionals(p);
     const teamArg = stringOpt(p, 'team');
-    const s = await openService(p.common, io, { watch: true, readOnly: false, owner: true, terminals: true });
+    const s = await openService(p.common, io, { watch: true, readOnly: false, owner: true, terminals: true, rootMayBeMissing: true });
     let socket: { close(): Promise<void> } | undefined;
     try {
       // Other commands (`teamdeck send` from a script) reach this engine through its socket.

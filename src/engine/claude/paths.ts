@@ -34,6 +34,11 @@ export function resolveStateDir(opts: { stateDir?: string; env?: NodeJS.ProcessE
   const env = opts.env ?? process.env;
   if (opts.stateDir) return resolve(opts.stateDir);
   if (env.TEAMDECK_STATE_DIR) return resolve(env.TEAMDECK_STATE_DIR);
+  return platformStateDir(env);
+}
+
+/** The platform's app-data folder for Teamdeck, whatever state dir a run was given. */
+export function platformStateDir(env: NodeJS.ProcessEnv = process.env): string {
   if (process.platform === 'darwin') return join(homedir(), 'Library', 'Application Support', 'Teamdeck');
   if (process.platform === 'win32') return join(env.APPDATA ?? join(homedir(), 'AppData', 'Roaming'), 'Teamdeck');
   return join(env.XDG_STATE_HOME ?? join(homedir(), '.local', 'state'), 'teamdeck');

@@ -7,7 +7,7 @@ import type { AppEvent } from '../../shared/contract.js';
 import type { TaskBoard } from '../../shared/types.js';
 import { useTempDirs } from '../../../test/helpers/tmp.js';
 import { TeamService } from '../service/team-service.js';
-import { isTaskFileName, MAX_TASK_FILE_BYTES, parseTask, TaskListReader, taskListName } from './tasks.js';
+import { isTaskFileName, MAX_TASK_FILE_BYTES, parseTask, TaskListReader, homeAsTilde, taskListName } from './tasks.js';
 
 const tempDir = useTempDirs();
 let svc: TeamService | undefined;
@@ -60,9 +60,15 @@ describe('task files', () => {
     ]);
   });
 
+  it('names its folder as a person reads it: the home folder as ~ (issue 28, item 9)', () => {
+    expect(homeAsTilde('/home/me/.claude/tasks/alpha', '/home/me')).toBe('~/.claude/tasks/alpha');
+    expect(homeAsTilde('/tmp/teamdeck-demo-x/tasks/alpha', '/home/me')).toBe('/tmp/teamdeck-demo-x/tasks/alpha');
+    expect(homeAsTilde('/home/meow/tasks', '/home/me')).toBe('/home/meow/tasks');
+  });
+
   it('a missing folder, or a list folder that is a link, is no board', async () => {
     const config = await tempDir();
-    expect(await new TaskListReader(config, 'nope').read()).toEqual({ team: 'nope', list: 'nope', exists: false, tasks: [], problems: [] });
+    expect(await new TaskListReader(config, 'nope').read()).toEqual({ team: 'nope', list: 'nope', folder: join(config, 'tasks', 'nope'), exists: false, tasks: [], problems: [] });
     await mkdir(join(config, 'tasks'));
     await mkdir(join(config, 'real'));
     await writeFile(join(config, 'real', '1.json'), task('1'));
@@ -83,7 +89,8 @@ describe('task files', () => {
     const boards: TaskBoard[] = [];
     svc.onEvent((e: AppEvent) => e.type === 'tasks' && boards.push(e.board));
     await svc.start();
-    expect(await svc.tasks('alpha')).toEqual({ team: 'alpha', list: 'alpha', exists: true, tasks: [], problems: [] });
+    // The folder named is the one read, under this team's config dir, not ~/.claude (issue 28, item 9).
+    expect(await svc.tasks('alpha')).toEqual({ team: 'alpha', list: 'alpha', folder: list, exists: true, tasks: [], problems: [] });
     const shows = async (pred: (b: TaskBoard) => boolean) => {
       const t0 = Date.now();
       while (!boards.some(pred)) {

@@ -5,7 +5,8 @@
 // default, so an empty or missing folder is the common case. A file that does not parse is a
 // problem naming it; the others still show.
 import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
 import { z } from 'zod';
 import type { TaskBoard, TaskItem, TeamProblem } from '../../shared/types.js';
 import { readBounded, UnreadableFileError } from '../files/read-whole.js';
@@ -85,6 +86,13 @@ interface Cached {
  * Reads a team's task list, re-parsing only files whose signature (inode, size, mtime) changed
  * since the last read: a hint from the folder watch costs one readdir and one lstat per file.
  */
+/** A path as a person reads it: the home folder as `~`. */
+export function homeAsTilde(path: string, home = homedir()): string {
+  if (!home) return path;
+  if (path === home) return '~';
+  return path.startsWith(home + sep) ? `~${path.slice(home.length)}` : path;
+}
+
 export class TaskListReader {
   private cache = new Map<string, Cached>();
 
@@ -102,7 +110,7 @@ export class TaskListReader {
   }
 
   async read(): Promise<TaskBoard> {
-    const board: TaskBoard = { team: this.team, list: this.list, exists: false, tasks: [], problems: [] };
+    const board: TaskBoard = { team: this.team, list: this.list, folder: homeAsTilde(this.dir), exists: false, tasks: [], problems: [] };
     const rel = (name?: string) => (name === undefined ? `tasks/${this.list}` : `tasks/${this.list}/${name}`);
     // The tasks folder and the list folder must be real folders: a link is never followed.
     for (const d of [join(this.configDir, 'tasks'), this.dir]) {

@@ -1,7 +1,7 @@
 // The row parsers the transcript watcher and the activity/timeline readers share: where they
 // read the same row differently, they do so on purpose, and these cases say how.
 import { describe, expect, it } from 'vitest';
-import { promptOf, promptOrigin, promptText, sendAttempts, turnEndText } from './transcript-rows.js';
+import { promptOf, promptOrigin, promptText, sendAttempts, timelineItems, turnEndText } from './transcript-rows.js';
 
 const user = (content: unknown, extra: Record<string, unknown> = {}) => ({ type: 'user', message: { role: 'user', content }, ...extra });
 
@@ -56,3 +56,16 @@ describe('sendAttempts', () => {
     expect(sendAttempts({ ...row, type: 'user' }, 'researcher')).toEqual([]);
   });
 });
+
+describe('timeline tool results (issue 28, item 14)', () => {
+  it("drop the note Claude writes for the model alone, keeping the result", () => {
+    const spawned =
+      'Spawned successfully. (This tool result is internal metadata — never quote or paste any part of it, including the ID below, into a user-facing reply.)\nagent_id: aresearcher-4932618ede0d71b5\nname: researcher\nThe agent is now running and will receive instructions via mailbox.';
+    const names = new Map([['tu1', 'Agent']]);
+    const row = { type: 'user', uuid: 'u1', timestamp: '2026-12-07T02:59:00.000Z', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'tu1', content: spawned }] } };
+    const [item] = timelineItems(row as never, names);
+    expect(item).toMatchObject({ kind: 'tool-result', tool: 'Agent' });
+    expect(item!.text).toBe('Spawned successfully.\nagent_id: aresearcher-4932618ede0d71b5\nname: researcher\nThe agent is now running and will receive instructions via mailbox.');
+  });
+});
+

@@ -289,6 +289,18 @@ export function receivedBlocks(prompt: string): Array<{ from: string; text: stri
 }
 
 /**
+ * Notes Claude Code adds to a tool result for the model alone, e.g. after a teammate is spawned:
+ * "Spawned successfully. (This tool result is internal metadata — never quote or paste any part
+ * of it …)" (docs/claude-contract.md#transcripts). A person reading the timeline gets the result
+ * without them.
+ */
+const MODEL_NOTE = /[ \t]*\(This tool result is [^)]*\)/g;
+
+export function withoutModelNotes(text: string): string {
+  return text.includes('(This tool result is ') ? text.replace(MODEL_NOTE, '') : text;
+}
+
+/**
  * The readable steps of one row, for a timeline. `toolNames` maps tool_use ids to tool names
  * (filled from the calls seen so far) so that results name their tool.
  */
@@ -309,7 +321,7 @@ export function timelineItems(row: Row, toolNames: Map<string, string>): Timelin
   const results = toolResults(row);
   if (results.length) {
     results.forEach((r, i) => {
-      const item: TimelineItem = { id: `${base}:${i}`, kind: 'tool-result', at, text: cut(r.text, MAX_RESULT_CHARS) };
+      const item: TimelineItem = { id: `${base}:${i}`, kind: 'tool-result', at, text: cut(withoutModelNotes(r.text), MAX_RESULT_CHARS) };
       const tool = toolNames.get(r.toolUseId);
       if (tool !== undefined) item.tool = tool;
       if (r.isError) item.isError = true;

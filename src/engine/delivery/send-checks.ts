@@ -6,23 +6,21 @@ import { isUnaddressable } from '../claude/era.js';
 import { looksLikeProtocolFrame } from '../claude/frames.js';
 import { inboxFileStem, teamPaths } from '../claude/paths.js';
 import { SendRefusedError } from '../errors.js';
+import { summaryProblem, textProblem } from '../../shared/send-rules.js';
 import type { Team } from '../team/team.js';
 
-export const MAX_TEXT_BYTES = 65_536;
-export const MAX_SUMMARY_CHARS = 1_000;
+export { MAX_TEXT_BYTES, MAX_SUMMARY_CHARS } from '../../shared/send-rules.js';
 
-/** The text and summary alone: checked before the team is even looked up. */
+/** The text and summary alone: checked before the team is even looked up, in the words every path gives. */
 export function checkText(req: SendRequest): void {
   const { text, summary } = req;
-  if (typeof text !== 'string' || text.trim() === '') throw new SendRefusedError('message is empty');
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes > MAX_TEXT_BYTES) throw new SendRefusedError(`message is ${bytes} bytes; the limit is ${MAX_TEXT_BYTES}`);
+  const problem = textProblem(text);
+  if (problem) throw new SendRefusedError(problem);
   if (looksLikeProtocolFrame(text)) {
     throw new SendRefusedError('message looks like a protocol frame (a JSON object with a "type"); teammates would treat it as a control message, so it is refused');
   }
-  if (summary !== undefined && (typeof summary !== 'string' || summary.length > MAX_SUMMARY_CHARS)) {
-    throw new SendRefusedError(`summary must be text of at most ${MAX_SUMMARY_CHARS} characters`);
-  }
+  const bad = summaryProblem(summary);
+  if (bad) throw new SendRefusedError(bad);
 }
 
 /** A member named exactly, or by its inbox stem. */

@@ -22,7 +22,7 @@
 import type { ExportFile, ExportFormat } from '../../shared/contract.js';
 import { describeFrame } from '../../shared/frame-text.js';
 import { channelMark, sourceLabel, undeliverableReason, viaWords } from '../../shared/message-words.js';
-import { isFromUser, isToUser } from '../../shared/threads.js';
+import { endsAsSeen } from '../../shared/threads.js';
 import type { AnswerSource, ChannelKind, DeliveryStatus, FrameType, MemberInfo, MessageVia, TeamEra, TeamState, TeamSummary, ThreadMessage } from '../../shared/types.js';
 
 export const EXPORT_FORMAT = 'teamdeck-export';
@@ -95,12 +95,12 @@ export function answerWords(source: AnswerSource): string {
 }
 
 function fromName(m: ThreadMessage): string {
-  return isFromUser(m) ? 'you' : m.from;
+  return endsAsSeen(m).from;
 }
 
 /** An answer is addressed to the user whatever inbox carried it (an idle notification goes to the lead). */
 function toName(m: ThreadMessage): string {
-  return isToUser(m) ? 'you' : m.to;
+  return endsAsSeen(m).to;
 }
 
 // -------------------------------------------------------------------------------------- time

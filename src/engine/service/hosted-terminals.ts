@@ -52,6 +52,10 @@ export class HostedTerminals {
     return this.host?.availability() ?? NOT_HOSTED;
   }
 
+  async launchAvailability(): Promise<TerminalAvailability> {
+    return (await this.host?.launchAvailability()) ?? NOT_HOSTED;
+  }
+
   list(): TerminalInfo[] {
     return this.host?.list() ?? [];
   }

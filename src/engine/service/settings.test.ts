@@ -43,4 +43,14 @@ describe('settings', () => {
     expect(parseSettings('{nope')).toMatchObject({ settings: DEFAULT_SETTINGS, problem: expect.stringMatching(/not valid JSON/) });
     expect(parseSettings('[1]')).toMatchObject({ settings: DEFAULT_SETTINGS, problem: expect.stringMatching(/not an object/) });
   });
+
+  it('keeps the theme chosen in the window, system when none (issue 28, item 15)', async () => {
+    const dir = await tempDir();
+    const s = await SettingsStore.open(dir);
+    expect(s.get().theme).toBeUndefined();
+    await s.update({ theme: 'dark' });
+    expect((await SettingsStore.open(dir)).get().theme).toBe('dark');
+    await writeFile(join(dir, 'settings.json'), JSON.stringify({ theme: 'sepia' }));
+    expect((await SettingsStore.open(dir)).get().theme).toBeUndefined();
+  });
 });

@@ -2,7 +2,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import type { Settings } from '../../shared/contract.js';
+import { THEME_CHOICES, type Settings } from '../../shared/contract.js';
 import { IDLE_MINUTES_RANGE, MAX_PATH_LENGTH } from '../../shared/contract-schema.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../claude/era.js';
@@ -32,6 +32,8 @@ const fileSchema = z.looseObject({
     .default(DEFAULT_SETTINGS.senderName),
   claudePath: z.string().max(MAX_PATH_LENGTH).catch(DEFAULT_SETTINGS.claudePath).default(DEFAULT_SETTINGS.claudePath),
   answerFromTeamdeck: z.boolean().catch(DEFAULT_SETTINGS.answerFromTeamdeck).default(DEFAULT_SETTINGS.answerFromTeamdeck),
+  // Absent (the default, `system`) stays absent; an unknown value is dropped.
+  theme: z.enum(THEME_CHOICES).optional().catch(undefined),
 });
 
 export interface SettingsLoad {
@@ -51,8 +53,8 @@ export function parseSettings(text: string | undefined): SettingsLoad & { extra:
   }
   const r = fileSchema.safeParse(json);
   if (!r.success) return { settings: { ...DEFAULT_SETTINGS }, extra: {}, problem: `${SETTINGS_FILE} is not an object; using defaults` };
-  const { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath, answerFromTeamdeck, ...extra } = r.data;
-  return { settings: { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath, answerFromTeamdeck }, extra };
+  const { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath, answerFromTeamdeck, theme, ...extra } = r.data;
+  return { settings: { teamsDir, idleMinutes, notifications, senderName, needsNotifications, claudePath, answerFromTeamdeck, ...(theme ? { theme } : {}) }, extra };
 }
 
 export class SettingsStore {
@@ -99,6 +101,7 @@ export class SettingsStore {
       if (patch.needsNotifications !== undefined) next.needsNotifications = patch.needsNotifications;
       if (patch.claudePath !== undefined) next.claudePath = patch.claudePath;
       if (patch.answerFromTeamdeck !== undefined) next.answerFromTeamdeck = patch.answerFromTeamdeck;
+      if (patch.theme !== undefined) next.theme = patch.theme;
       await mkdir(dirname(this.path), { recursive: true });
       await writeFileAtomic(this.path, JSON.stringify({ ...this.extra, ...next }, null, 2) + '\n');
       this.current = next;

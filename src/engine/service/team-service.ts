@@ -248,7 +248,7 @@ export class TeamService implements TeamServiceApi {
   // ---------------------------------------------------------------- hosted terminals
 
   async terminalAvailability(): Promise<TerminalAvailability> {
-    return this.memberChannels.hosted.availability();
+    return this.memberChannels.hosted.launchAvailability();
   }
 
   async terminals(): Promise<TerminalInfo[]> {

@@ -4,12 +4,15 @@
 import { createConnection, type Socket } from 'node:net';
 import { withoutTrailingUndefined, type AppEvent, type ErrorCode } from '../../shared/contract.js';
 import type { TeamProblem } from '../../shared/types.js';
+import { argsErrorCode, describeArgsError } from '../../shared/contract-schema.js';
 import { SendRefusedError, StateDirBusyError, TeamdeckError, TeamNotFoundError } from '../errors.js';
 import type { TeamServiceApi } from '../service/service-types.js';
 import { readEngineInfo } from './location.js';
 import {
   answerSchema,
   ENGINE_METHOD_NAMES,
+  ENGINE_METHODS,
+  isEngineMethod,
   helloValueSchema,
   LineReader,
   MAX_ANSWER_LINE_BYTES,
@@ -186,6 +189,14 @@ export class EngineSocketClient extends RemoteMethods implements TeamServiceApi 
   }
 
   private request(method: string, args: unknown[]): Promise<unknown> {
+    // Checked here with the owner's own schema, so that input the owner would refuse gets its
+    // refusal in the same words without being sent: a line too long for the socket (a 2 MB
+    // message) would otherwise only close the connection.
+    if (isEngineMethod(method)) {
+      const schema = ENGINE_METHODS[method];
+      const r = schema.safeParse(args);
+      if (!r.success) return Promise.reject(remoteError(argsErrorCode(r.error), describeArgsError(method, r.error, schema.kinds.length)));
+    }
     const sock = this.sock;
     if (!sock || sock.destroyed || !sock.writable) return Promise.reject(this.goneError());
     const id = this.nextId++;

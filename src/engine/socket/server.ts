@@ -8,9 +8,10 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, rmdir } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import type { ApiError } from '../../shared/contract.js';
-import { describeArgsError } from '../../shared/contract-schema.js';
+import { argsErrorCode, describeArgsError } from '../../shared/contract-schema.js';
 import { toApiError } from '../api/api-handlers.js';
 import type { TeamServiceApi } from '../service/service-types.js';
+import { registerEngine } from './registry.js';
 import { chooseSocketPlace, clearStaleSocket, removeEngineInfo, removeSocketFile, writeEngineInfo, type SocketPlace } from './location.js';
 import {
   ENGINE_METHODS,
@@ -72,6 +73,14 @@ export async function serveEngineSocket(service: TeamServiceApi, stateDir = serv
     server.close();
     await removePlace(place);
     throw e;
+  }
+  // Commands given another state dir find this engine by its teams folder (a note they cannot
+  // read only means they start their own view, as before).
+  let unregister: () => Promise<void> = async () => {};
+  try {
+    unregister = await registerEngine(service.teamsRoot, stateDir, opts.env);
+  } catch (e) {
+    log('commands run with another state dir will not find this engine: noting it failed', e);
   }
 
   // One listener on the service; each event is serialized once for every subscriber.
@@ -148,7 +157,7 @@ export async function serveEngineSocket(service: TeamServiceApi, stateDir = serv
       const method: EngineMethod = req.method;
       const schema = ENGINE_METHODS[method];
       const args = schema.safeParse(req.args);
-      if (!args.success) return refuse(req.id, 'invalid', describeArgsError(method, args.error, schema.kinds.length));
+      if (!args.success) return refuse(req.id, argsErrorCode(args.error), describeArgsError(method, args.error, schema.kinds.length));
       if (inFlight >= MAX_IN_FLIGHT) return refuse(req.id, 'refused', `at most ${MAX_IN_FLIGHT} requests may run at once on one connection`);
       inFlight++;
       void call(method, args.data as unknown[])
@@ -204,6 +213,7 @@ export async function serveEngineSocket(service: TeamServiceApi, stateDir = serv
         const closed = new Promise<void>((r) => server.close(() => r()));
         for (const s of clients) s.destroy();
         await closed;
+        await unregister().catch((e: unknown) => log('taking away the note that this engine serves its teams folder failed', e));
         await removeEngineInfo(stateDir, token);
         await removePlace(place);
       })()),

@@ -69,6 +69,7 @@ export class TeamDirectory {
       now: ctx.now,
       inboxesOf: (team) => ctx.inboxes.owners(team),
       problem: (p) => this.problem(p),
+      senderName: ctx.senderName,
     });
     this.ended = new EndedTeams({
       stateDir: ctx.stateDir,

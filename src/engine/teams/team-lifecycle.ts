@@ -5,7 +5,8 @@
 // writer of a team's core (team/team.ts); it tells no one: the directory, which calls it, says
 // what changed.
 import { join } from 'node:path';
-import type { TeamProblem } from '../../shared/types.js';
+import { isTeamdeckName } from '../../shared/sender-name.js';
+import type { MemberInfo, TeamProblem } from '../../shared/types.js';
 import { readTeamConfig } from '../claude/config.js';
 import { classifyEra } from '../claude/era.js';
 import { ENDED_FOLDER_GONE, judgeLiveness } from '../claude/lifecycle.js';
@@ -27,6 +28,8 @@ export interface LifecycleContext {
   inboxesOf: (team: Team) => readonly string[];
   /** A problem that is not one team's (team.json cannot be written). */
   problem: (p: TeamProblem) => void;
+  /** The name Teamdeck writes as on current-era teams: its own, never a member's. */
+  senderName: () => string;
 }
 
 export class TeamLifecycle {
@@ -47,6 +50,19 @@ export class TeamLifecycle {
     const team = new Team(id, history, core);
     this.cores.set(team, core);
     return team;
+  }
+
+  /**
+   * Teamdeck's own sender name (the one set now, and the default any other Teamdeck writes as)
+   * is the user writing through Teamdeck, never a member, however often it appears in the
+   * inboxes; only a member that config.json itself lists by that name is one.
+   */
+  private isTeamdeck(name: string): boolean {
+    return isTeamdeckName(name, this.ctx.senderName());
+  }
+
+  private notTeamdeck(members: MemberInfo[]): MemberInfo[] {
+    return members.filter((m) => m.inConfig || !this.isTeamdeck(m.name));
   }
 
   /** Reads config.json. A half-written config keeps the last good one, and is a problem of the team's. */
@@ -77,13 +93,13 @@ export class TeamLifecycle {
 
   /** The members: the config's, those who have an inbox or spoke, and those remembered. */
   rebuildMembers(team: Team): void {
-    this.core(team).members = mergeMembers(buildMembers(team.config, [...this.ctx.inboxesOf(team)], team.history.observed.values()), team.meta?.members ?? []);
+    this.core(team).members = this.notTeamdeck(mergeMembers(buildMembers(team.config, [...this.ctx.inboxesOf(team)], team.history.observed.values()), team.meta?.members ?? []));
   }
 
   /** Current era: agents seen only in transcripts (a teammate gone from config) join the roster; true if any did. */
   addTranscriptAgents(team: Team, agents: Iterable<string>): boolean {
     const known = new Set(team.members.map((m) => m.name));
-    const fresh = [...agents].filter((a) => !known.has(a) && a !== '');
+    const fresh = [...agents].filter((a) => !known.has(a) && a !== '' && !this.isTeamdeck(a));
     if (fresh.length === 0) return false;
     const core = this.core(team);
     core.members = [...core.members, ...fresh.map((name) => ({ name, inboxName: inboxFileStem(name), isLead: false, inConfig: false }))];
@@ -102,7 +118,7 @@ export class TeamLifecycle {
   /** An ended team opened from its journal alone: its members and its end as remembered. */
   endedFromMemory(team: Team): void {
     const core = this.core(team);
-    core.members = mergeMembers(buildMembers(undefined, [], team.history.observed.values()), team.meta?.members ?? []);
+    core.members = this.notTeamdeck(mergeMembers(buildMembers(undefined, [], team.history.observed.values()), team.meta?.members ?? []));
     core.ended = { at: team.meta?.endedAt ?? this.ctx.now(), reason: team.meta?.endedReason ?? ENDED_FOLDER_GONE };
   }
 

@@ -191,6 +191,14 @@ describe('finding claude', () => {
     expect((await refusal((await host(notExec)).launch({ cwd: rig.project }))).message).toMatch(/is not executable; fix it in Settings/);
     const none = await refusal((await host('', { ...rig.env, PATH: rig.project })).launch({ cwd: rig.project }));
     expect(none.message).toBe('claude was not found on the PATH; set its path in Settings');
+    // Said as soon as the launch form is asked for, not only after it was filled in (issue 28, item 10).
+    expect(await (await host('', { ...rig.env, PATH: rig.project })).launchAvailability()).toEqual({
+      available: false,
+      backend: 'pty',
+      reason: 'claude was not found on the PATH; set its path in Settings',
+    });
+    expect(await (await host(join(rig.project, 'claude'))).launchAvailability()).toMatchObject({ available: false, reason: expect.stringMatching(/does not exist; fix it in Settings$/) });
+    expect(await (await host(rig.claude)).launchAvailability()).toEqual({ available: true, backend: 'pty' });
     expect((await readdir(join(rig.stateDir, 'terminals'))).filter((n) => n.endsWith('.json'))).toEqual([]);
   });
 

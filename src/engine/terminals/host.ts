@@ -168,6 +168,18 @@ class Host implements TerminalHost {
     return this.avail;
   }
 
+  async launchAvailability(): Promise<TerminalAvailability> {
+    if (!this.avail.available) return this.avail;
+    try {
+      await resolveClaude(this.opts.claudePath(), this.env);
+      return this.avail;
+    } catch (e) {
+      if (!(e instanceof TerminalError)) throw e;
+      // Told before the form is filled in, in the words a launch would fail with.
+      return { ...this.avail, available: false, reason: e.message.replace(/[.\s]+$/, '') };
+    }
+  }
+
   private info(e: Entry): TerminalInfo {
     const r = e.rec;
     return {

@@ -49,6 +49,11 @@ export interface TerminalHost {
   /** Reads the records, re-attaches leads that still run (tmux), marks the others exited. */
   start(): Promise<void>;
   availability(): TerminalAvailability;
+  /**
+   * Whether a launch can work now: a terminal to host it and a `claude` to run in it (looked up
+   * again on each ask, so that installing it or fixing Settings shows at once).
+   */
+  launchAvailability(): Promise<TerminalAvailability>;
   list(): TerminalInfo[];
   get(id: string): TerminalInfo | undefined;
   /** Starts `claude` in a new terminal; resolves once its process runs (pid known). */

@@ -20,6 +20,7 @@ import { TerminalView } from './components/TerminalView';
 import { ThreadView } from './components/ThreadView';
 import { TimelineView } from './components/TimelineView';
 import { modKey } from './lib/platform';
+import { useApplyTheme } from './components/theme-hooks';
 import { useActions, useDeck, useDeckStore } from './state/context';
 import { EMPTY_ROSTER, currentMember, endedWhen, orderedRoster, teamOf, teamUnread } from './state/selectors';
 import { shownPane, terminalOfTeam } from './state/terminal-state';
@@ -35,12 +36,12 @@ function useEndedLine(): string | undefined {
   });
 }
 
-function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; onToggleNeeds: () => void; onLaunch: () => void }) {
+function Sidebar({ needsOpen, onToggleNeeds, onLaunch, onOpenSettings }: { needsOpen: boolean; onToggleNeeds: () => void; onLaunch: () => void; onOpenSettings: () => void }) {
   const description = useDeck((s) => teamOf(s, s.selectedTeam)?.description);
   const ended = useEndedLine();
   const hasTeam = useDeck((s) => s.selectedTeam !== undefined);
   return (
-    <aside className="flex w-64 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950/70">
+    <aside className="flex w-56 shrink-0 flex-col lg:w-64 border-r border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-950/70">
       <div className="px-3 pt-3 pb-2">
         <NeedsButton open={needsOpen} onToggle={onToggleNeeds} />
         <TeamSwitcher />
@@ -52,7 +53,7 @@ function Sidebar({ needsOpen, onToggleNeeds, onLaunch }: { needsOpen: boolean; o
         {description && <p className="mt-1.5 truncate px-0.5 text-[11px] text-zinc-500 dark:text-zinc-400" title={description}>{description}</p>}
         <ClaudeVersionNote />
         <div className="mt-2">
-          <LaunchButton onOpen={onLaunch} />
+          <LaunchButton onOpen={onLaunch} onOpenSettings={onOpenSettings} />
         </div>
       </div>
       {hasTeam ? <Roster /> : <div className="flex-1" />}
@@ -151,6 +152,7 @@ export function App({ firstScreen = false }: { firstScreen?: boolean } = {}) {
   const overlays = useRef({ palette, settings, needs, launch, search });
   overlays.current = { palette, settings, needs, launch, search };
   useDocumentTitle();
+  useApplyTheme();
   // Once the window has painted: the messages' markdown code, kept out of the first script.
   useEffect(() => {
     const t = setTimeout(preloadMarkdown, 0);
@@ -242,7 +244,7 @@ export function App({ firstScreen = false }: { firstScreen?: boolean } = {}) {
         {phase === 'ready' && !hasTeams && <EmptyState onOpenSettings={() => setSettings(true)} onLaunch={() => setLaunch(true)} />}
         {phase === 'ready' && hasTeams && (
           <>
-            <Sidebar needsOpen={needs} onToggleNeeds={() => setNeeds((n) => !n)} onLaunch={() => setLaunch(true)} />
+            <Sidebar needsOpen={needs} onToggleNeeds={() => setNeeds((n) => !n)} onLaunch={() => setLaunch(true)} onOpenSettings={() => setSettings(true)} />
             <Main />
           </>
         )}

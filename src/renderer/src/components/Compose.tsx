@@ -1,4 +1,5 @@
-import { useRef, type KeyboardEvent } from 'react';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { MAX_TEXT_BYTES, textBytes } from '../../../shared/send-rules';
 import { useShallow } from 'zustand/react/shallow';
 import { memberKey } from '../state/deck-state';
 import { useActions, useDeck } from '../state/context';
@@ -42,8 +43,15 @@ export function Compose({ team, member }: { team: string; member: string }) {
   const text = draft?.text ?? '';
   const summary = draft?.summary ?? '';
   const disabled = block !== undefined;
-  const canSend = !disabled && !sending && text.trim().length > 0;
+  // The engine's limit, counted as it counts it, shown as the text nears it: a text over it is
+  // refused here, before Send, in the engine's words (issue 28, item 6).
+  const length = lengthNote(text);
+  const canSend = !disabled && !sending && text.trim().length > 0 && !length?.over;
   const box = useRef<HTMLTextAreaElement>(null);
+  // The window opens ready to type: the caret in the compose box unless something else has it.
+  useEffect(() => {
+    if (document.activeElement === null || document.activeElement === document.body) focusCompose();
+  }, [team, member]);
 
   const send = async () => {
     if (!canSend) return;
@@ -82,7 +90,7 @@ export function Compose({ team, member }: { team: string; member: string }) {
           data-testid="compose"
           aria-label={`Message ${member}`}
           aria-describedby={error ? 'send-error' : disabled ? 'compose-disabled' : note ? 'compose-note compose-hint' : 'compose-hint'}
-          aria-invalid={error ? true : undefined}
+          aria-invalid={error || length?.over ? true : undefined}
           rows={1}
           value={text}
           disabled={disabled}
@@ -117,6 +125,17 @@ export function Compose({ team, member }: { team: string; member: string }) {
           </button>
         </div>
       </div>
+      {length && (
+        <p
+          id="compose-length"
+          data-testid="compose-length"
+          data-over={length.over || undefined}
+          role={length.over ? 'alert' : undefined}
+          className={`mt-1.5 px-1 text-right text-[11px] tabular-nums ${length.over ? 'text-red-700 dark:text-red-400' : 'text-zinc-500 dark:text-zinc-400'}`}
+        >
+          {length.words}
+        </p>
+      )}
       {error ? (
         <p id="send-error" role="alert" data-testid="send-error" className="mt-1.5 px-1 text-xs text-red-700 dark:text-red-400">
           Not sent: {error}
@@ -149,3 +168,14 @@ export function Compose({ team, member }: { team: string; member: string }) {
     </div>
   );
 }
+
+/** Shown from three quarters of the limit on: how much of it the text uses, and when it is over, that it cannot be sent. */
+export function lengthNote(text: string): { over: boolean; words: string } | undefined {
+  // Three bytes at most per UTF-16 unit: far below the mark, nothing to count.
+  if (text.length * 3 < MAX_TEXT_BYTES * 0.75) return undefined;
+  const bytes = textBytes(text);
+  if (bytes < MAX_TEXT_BYTES * 0.75) return undefined;
+  const of = `${bytes.toLocaleString('en-US')} / ${MAX_TEXT_BYTES.toLocaleString('en-US')} bytes`;
+  return bytes > MAX_TEXT_BYTES ? { over: true, words: `${of}: too long to send; the limit is ${MAX_TEXT_BYTES.toLocaleString('en-US')} bytes` } : { over: false, words: of };
+}
+

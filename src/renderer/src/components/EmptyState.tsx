@@ -99,7 +99,7 @@ export function EmptyState({ onOpenSettings, onLaunch }: { onOpenSettings: () =>
         <HostedTerminals />
 
         <div className="mt-6 flex items-center gap-3 border-t border-zinc-200 pt-5 dark:border-zinc-800">
-          <LaunchButton onOpen={onLaunch} wide />
+          <LaunchButton onOpen={onLaunch} onOpenSettings={onOpenSettings} wide />
           {canLaunch && <span className="text-xs text-zinc-500 dark:text-zinc-400">Start Claude Code as a team lead in a terminal here; its team shows up when Claude makes it.</span>}
         </div>
 

@@ -2,7 +2,7 @@ import { memo, useCallback, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { describeFrame } from '../../../shared/frame-text';
-import { isFromUser, USER } from '../../../shared/threads';
+import { isFromUser, isToUser, USER, YOU } from '../../../shared/threads';
 import type { ThreadMessage } from '../../../shared/types';
 import { threadItems, type ThreadItem } from '../lib/thread-items';
 import { undeliverableReason } from '../lib/delivery';
@@ -34,6 +34,8 @@ const FeedRow = memo(function FeedRow({
   onOpenLink: (url: string) => void;
 }) {
   const mine = isFromUser(m);
+  // An answer is to the user whatever name it was addressed to (Teamdeck's sender name, the lead's inbox).
+  const toUser = isToUser(m);
   return (
     <div data-testid={`feed-msg-${m.id}`} data-status={m.status} className="px-5 py-1.5 hover:bg-zinc-50 dark:hover:bg-zinc-800/30">
       <div className="flex min-w-0 items-baseline gap-1.5 text-[12.5px]">
@@ -41,7 +43,7 @@ const FeedRow = memo(function FeedRow({
         <span className="text-zinc-400" aria-label="to">
           →
         </span>
-        <span className={`font-medium ${nameColor(colors[m.to])}`}>{displayName(m.to)}</span>
+        <span className={`font-medium ${nameColor(toUser ? undefined : colors[m.to])}`}>{toUser ? YOU : displayName(m.to)}</span>
         {m.summary && !m.frame && <span className="min-w-0 truncate text-zinc-500 dark:text-zinc-400">· {m.summary}</span>}
         {m.frame && (
           <span className="flex min-w-0 items-center gap-2 text-zinc-500 dark:text-zinc-400">
@@ -131,9 +133,9 @@ export function FeedView({ team }: { team: string }) {
   );
 
   return (
-    <section className="flex min-h-0 flex-1 flex-col" aria-label="Team feed">
-      <header className="flex items-center gap-3 border-b border-zinc-200 px-5 py-2.5 dark:border-zinc-800">
-        <div className="min-w-0 flex-1">
+    <section className="flex min-h-0 min-w-0 flex-1 flex-col" aria-label="Team feed">
+      <header className="view-header">
+        <div className="view-title">
           <h1 className="text-[15px] font-semibold text-zinc-950 dark:text-white">Team feed</h1>
           <p className="mt-0.5 truncate text-xs text-zinc-500 dark:text-zinc-400">
             Every message in {teamName}

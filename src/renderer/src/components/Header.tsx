@@ -73,14 +73,9 @@ export function MemberHeader({ team, member }: { team: string; member: string })
   const state = useMemberState(team, entry);
   const teamEnded = useDeck((s) => isTeamEnded(s, team));
   const seen = useLastSeen(entry?.lastEventAt);
-  const kind = [entry?.model, entry?.agentType].filter(Boolean).join(' · ');
+  // The lead's agent type is its name ("team-lead · team-lead" said nothing twice).
+  const kind = [entry?.model, entry?.agentType !== member ? entry?.agentType : undefined].filter(Boolean).join(' · ');
   const meta: ReactNode[] = [];
-  if (entry?.cwd)
-    meta.push(
-      <span className="min-w-0 truncate" title={entry.cwd}>
-        cwd <span className="font-mono text-[11px] text-zinc-600 dark:text-zinc-300">{entry.cwd}</span>
-      </span>,
-    );
   if (entry?.joinedAt)
     meta.push(
       <span>
@@ -89,33 +84,39 @@ export function MemberHeader({ team, member }: { team: string; member: string })
     );
   meta.push(<span>{seen}</span>);
   if (entry && !entry.inConfig) meta.push(<span>{state === 'terminated' ? 'removed from the team config' : 'not in the team config'}</span>);
+  // Last: the one fact long enough to be cut, and then it is cut at its end, with the rest in full.
+  if (entry?.cwd)
+    meta.push(
+      <span title={entry.cwd}>
+        cwd <span className="font-mono text-[11px] text-zinc-600 dark:text-zinc-300">{entry.cwd}</span>
+      </span>,
+    );
   return (
-    <header data-testid="member-header" className="flex items-center gap-3 border-b border-zinc-200 px-5 py-2.5 dark:border-zinc-800">
-      <div className="min-w-0 flex-1">
+    <header data-testid="member-header" className="view-header">
+      <div className="view-title">
         <div className="flex min-w-0 items-center gap-2">
-          <h1 className="truncate text-[15px] font-semibold text-zinc-950 dark:text-white">{member}</h1>
+          <h1 className="max-w-full shrink-0 truncate text-[15px] font-semibold text-zinc-950 dark:text-white">{member}</h1>
           {entry?.isLead && (
             <span className="rounded bg-zinc-200/80 px-1 text-[10px] font-medium tracking-wide text-zinc-600 uppercase dark:bg-zinc-700/70 dark:text-zinc-300">
               lead
             </span>
           )}
-          <span className="flex items-center gap-1.5" title={seen}>
+          <span className="flex shrink-0 items-center gap-1.5" title={seen}>
             <PresenceDot name={member} state={state} testid="header-dot" />
             <span className={`text-xs font-medium ${STATE_TEXT[state]}`}>{teamEnded ? 'Team ended' : STATE_LABEL[state]}</span>
           </span>
-          {kind && <span className="truncate text-xs text-zinc-500 dark:text-zinc-400">· {kind}</span>}
+          {kind && <span className="min-w-0 truncate text-xs text-zinc-500 dark:text-zinc-400">· {kind}</span>}
         </div>
         <div className="mt-0.5 flex min-w-0 items-center gap-2">
           <ActivityLine team={team} member={member} />
           <StopButton team={team} member={member} />
         </div>
-        <div className="mt-0.5 flex min-w-0 items-center gap-1.5 text-xs text-zinc-500 dark:text-zinc-400">
-          {meta.map((part, i) => (
-            <span key={i} className={`flex items-center gap-1.5 ${i === 0 && entry?.cwd ? 'min-w-0' : 'shrink-0'}`}>
-              {i > 0 && <span aria-hidden="true">·</span>}
-              {part}
-            </span>
-          ))}
+        <div data-testid="member-meta" className="dot-list mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
+          <div className="dot-list-items">
+            {meta.map((part, i) => (
+              <span key={i}>{part}</span>
+            ))}
+          </div>
         </div>
       </div>
       <PaneToggle team={team} member={member} />

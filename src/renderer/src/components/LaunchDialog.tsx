@@ -69,7 +69,7 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <div
-      className="fixed inset-0 z-50 flex items-start justify-center bg-zinc-950/30 pt-[10vh] dark:bg-black/50"
+      className="dialog-backdrop"
       onMouseDown={(e) => e.target === e.currentTarget && !busy && onClose()}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
@@ -85,8 +85,9 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
         aria-describedby="launch-about"
         data-testid="launch-dialog"
         onSubmit={(e) => void submit(e)}
-        className="w-[min(520px,calc(100vw-32px))] rounded-xl border border-zinc-200 bg-white p-5 shadow-2xl dark:border-zinc-700 dark:bg-zinc-900"
+        className="dialog w-[min(520px,100%)]"
       >
+        <div className="dialog-body" data-testid="launch-body">
         <h2 id="launch-title" className="text-base font-semibold text-zinc-950 dark:text-white">
           Launch a team
         </h2>
@@ -129,8 +130,8 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
             <kbd>Shift+Enter</kbd> for a new line
           </span>
         </label>
-        <div className="mt-4 flex gap-3">
-          <label className="block min-w-0 flex-1 text-sm font-medium text-zinc-800 dark:text-zinc-200">
+        <div className="mt-4 flex flex-wrap gap-3">
+          <label className="block min-w-40 flex-1 text-sm font-medium text-zinc-800 dark:text-zinc-200">
             Model <span className="font-normal text-zinc-500 dark:text-zinc-400">(optional)</span>
             <input
               data-testid="launch-model"
@@ -143,7 +144,7 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
               className="input mt-1 font-mono text-xs"
             />
           </label>
-          <label className="block min-w-0 flex-1 text-sm font-medium text-zinc-800 dark:text-zinc-200">
+          <label className="block min-w-40 flex-1 text-sm font-medium text-zinc-800 dark:text-zinc-200">
             Permissions
             <select
               data-testid="launch-mode"
@@ -167,7 +168,8 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
             {error}
           </p>
         )}
-        <div className="mt-5 flex items-center justify-end gap-2">
+        </div>
+        <div className="dialog-footer">
           {busy && (
             <span data-testid="launch-progress" role="status" className="mr-auto text-xs text-zinc-500 dark:text-zinc-400">
               Starting claude…
@@ -186,13 +188,25 @@ export function LaunchDialog({ onClose }: { onClose: () => void }) {
 }
 
 /** The "Launch a team…" button, or (when this host cannot launch) why not, in words. */
-export function LaunchButton({ onOpen, wide = false }: { onOpen: () => void; wide?: boolean }) {
+export function LaunchButton({ onOpen, onOpenSettings, wide = false }: { onOpen: () => void; onOpenSettings?: () => void; wide?: boolean }) {
   const launch = useDeck((s) => s.launch);
   if (!launch.available) {
-    const why = `Launching a team is not available here: ${launch.reason ?? 'this host does not support it'}.`;
+    // The engine's reason is a sentence of its own ("The claude path …"); here it follows a colon.
+    const reason = (launch.reason ?? 'this host does not support it').replace(/^[A-Z](?=[a-z])/, (c) => c.toLowerCase());
+    const why = `Launching a team is not available here: ${reason}.`;
+    // A reason that Settings can fix ("set its path in Settings") comes with the way there.
+    const fixable = onOpenSettings && /\bSettings\b/.test(launch.reason ?? '');
     return (
-      <p data-testid="launch-unavailable-note" title={why} className={`text-[11px] leading-snug text-zinc-500 dark:text-zinc-400 ${wide ? '' : 'truncate px-0.5'}`}>
+      <p data-testid="launch-unavailable-note" title={why} className={`text-[11px] leading-snug text-zinc-500 dark:text-zinc-400 ${wide ? '' : 'px-0.5'}`}>
         {why}
+        {fixable && (
+          <>
+            {' '}
+            <button type="button" data-testid="launch-open-settings" onClick={onOpenSettings} className="md-link">
+              Open Settings
+            </button>
+          </>
+        )}
       </p>
     );
   }

@@ -26,6 +26,13 @@ describe('Markdown', () => {
     expect(js).not.toContain('<a');
   });
 
+  it('keeps a line break typed with Shift+Enter, in text, lists and quotes; code keeps its newlines (issue 28, item 4)', () => {
+    expect(html('please check\ntwo lines')).toBe('<div class="md"><p>please check<br/>\ntwo lines</p></div>');
+    expect(html('- a\n  b')).toContain('a<br/>');
+    expect(html('**first**\nsecond')).toContain('</strong><br/>');
+    expect(html('```\nx\ny\n```')).toContain('<code>x\ny\n</code>');
+  });
+
   it('never loads images', () => {
     const out = html('![chart](https://example.com/c.png)');
     expect(out).not.toContain('<img');

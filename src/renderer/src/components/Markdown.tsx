@@ -23,6 +23,29 @@ export function rehypeRawAsText() {
   return (tree: HastNode) => walk(tree);
 }
 
+interface MdastNode {
+  type: string;
+  value?: string;
+  children?: MdastNode[];
+}
+
+/**
+ * A line break typed in a message (Shift+Enter) is a line break, as in any chat and as export and
+ * `teamdeck thread` show it; markdown alone would join the lines into one paragraph. Code keeps
+ * its own newlines (it is not a `text` node).
+ */
+export function remarkLineBreaks() {
+  const walk = (node: MdastNode) => {
+    if (!node.children) return;
+    node.children = node.children.flatMap((c): MdastNode[] => {
+      if (c.type !== 'text' || !c.value?.includes('\n')) return [c];
+      return c.value.split(/\r?\n/).flatMap((part, i) => (i === 0 ? [{ type: 'text', value: part }] : [{ type: 'break' }, { type: 'text', value: part }]));
+    });
+    node.children.forEach(walk);
+  };
+  return (tree: MdastNode) => walk(tree);
+}
+
 export function isExternalUrl(href: string | undefined): href is string {
   return !!href && /^https?:\/\//i.test(href);
 }
@@ -90,7 +113,7 @@ function renderMarkdown(text: string, components: Components): ReactNode {
     <p>{text}</p>
   ) : (
     // The synchronous Markdown is a plain function of its props (no hooks), so its output can be cached.
-    ReactMarkdown({ children: text, rehypePlugins: [rehypeRawAsText, rehypeSanitize], components })
+    ReactMarkdown({ children: text, remarkPlugins: [remarkLineBreaks], rehypePlugins: [rehypeRawAsText, rehypeSanitize], components })
   );
   rendered.set(text, out);
   if (rendered.size > RENDERED_MAX) rendered.delete(rendered.keys().next().value as string);

@@ -1,8 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { DEFAULT_SENDER_NAME, senderNameProblem } from '../lib/sender-name';
 import { DoctorPanel } from './DoctorPanel';
+import { THEME_CHOICES, type ThemeChoice } from '../../../shared/contract';
 import { useActions, useDeck } from '../state/context';
 import { PriceOverrides } from './PriceOverrides';
+
+const THEME_WORDS: Record<ThemeChoice, string> = { system: 'System', light: 'Light', dark: 'Dark' };
 
 export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const actions = useActions();
@@ -16,6 +19,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
   const [senderName, setSenderName] = useState(settings.senderName ?? DEFAULT_SENDER_NAME);
   const [claudePath, setClaudePath] = useState(settings.claudePath ?? '');
   const [answerFromTeamdeck, setAnswerFromTeamdeck] = useState(settings.answerFromTeamdeck ?? true);
+  const [theme, setTheme] = useState<ThemeChoice>(settings.theme ?? 'system');
   const nameProblem = senderNameProblem(senderName);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -30,7 +34,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
     if (nameProblem) return;
     setBusy(true);
     setError(undefined);
-    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications, needsNotifications, senderName, claudePath: claudePath.trim(), answerFromTeamdeck });
+    const err = await actions.saveSettings({ teamsDir: teamsDir.trim(), idleMinutes, notifications, needsNotifications, senderName, claudePath: claudePath.trim(), answerFromTeamdeck, theme });
     setBusy(false);
     if (err) setError(err);
     else onClose();
@@ -38,7 +42,7 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <div
-      className="fixed inset-0 z-50 flex items-start justify-center bg-zinc-950/30 pt-[12vh] dark:bg-black/50"
+      className="dialog-backdrop"
       onMouseDown={(e) => e.target === e.currentTarget && onClose()}
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
@@ -53,8 +57,9 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
         aria-labelledby="settings-title"
         data-testid="settings"
         onSubmit={(e) => void submit(e)}
-        className="max-h-[calc(100vh-12vh-16px)] w-[min(480px,calc(100vw-32px))] overflow-y-auto rounded-xl border border-zinc-200 bg-white p-5 shadow-2xl dark:border-zinc-700 dark:bg-zinc-900"
+        className="dialog w-[min(480px,100%)]"
       >
+        <div className="dialog-body" data-testid="settings-body">
         <h2 id="settings-title" className="text-base font-semibold text-zinc-950 dark:text-white">
           Settings
         </h2>
@@ -126,6 +131,22 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             The program “Launch a team” starts; empty = claude from the PATH.
           </span>
         </label>
+        <fieldset className="mt-4">
+          <legend className="text-sm font-medium text-zinc-800 dark:text-zinc-200">Theme</legend>
+          <div role="radiogroup" aria-label="Theme" className="mt-1 inline-flex rounded-md bg-zinc-100 p-0.5 dark:bg-zinc-800">
+            {THEME_CHOICES.map((t) => (
+              <label
+                key={t}
+                className={`cursor-pointer rounded px-2.5 py-0.5 text-xs font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500/50 ${
+                  theme === t ? 'bg-white text-zinc-900 shadow-xs dark:bg-zinc-700 dark:text-white' : 'text-zinc-500 hover:text-zinc-800 dark:text-zinc-400 dark:hover:text-zinc-200'
+                }`}
+              >
+                <input type="radio" name="theme" value={t} data-testid={`settings-theme-${t}`} checked={theme === t} onChange={() => setTheme(t)} className="sr-only" />
+                {THEME_WORDS[t]}
+              </label>
+            ))}
+          </div>
+        </fieldset>
         <label className="mt-4 flex items-center gap-2 text-sm text-zinc-800 dark:text-zinc-200">
           <input type="checkbox" checked={notifications} onChange={(e) => setNotifications(e.target.checked)} className="accent-indigo-600" />
           Notify me of new messages while the window is in the background
@@ -157,13 +178,14 @@ export function SettingsDialog({ onClose }: { onClose: () => void }) {
             <span className="block text-xs text-zinc-500 dark:text-zinc-400">Allow / Deny on permission prompts, plan answers and Stop: Teamdeck presses the keys in the lead’s terminal, after checking its screen.</span>
           </span>
         </label>
-        {error && (
-          <p role="alert" className="mt-3 text-sm text-red-700 dark:text-red-400">
-            {error}
-          </p>
-        )}
         <DoctorPanel />
-        <div className="mt-5 flex justify-end gap-2">
+        </div>
+        <div className="dialog-footer">
+          {error && (
+            <p role="alert" className="mr-auto min-w-0 text-sm text-red-700 dark:text-red-400">
+              {error}
+            </p>
+          )}
           <button type="button" onClick={onClose} className="btn-secondary">
             Cancel
           </button>

@@ -83,6 +83,11 @@ const TaskCard = memo(function TaskCard({
   );
 });
 
+/** Where this team's tasks are: the engine's word for it (a demo's are not under ~/.claude). */
+function listFolder(board: TaskBoard): string {
+  return board.folder ?? `~/.claude/tasks/${board.list}`;
+}
+
 function EmptyBoard({ board }: { board: TaskBoard }) {
   return (
     <div data-testid="tasks-empty" className="flex h-full flex-col items-center justify-center gap-1.5 px-8 text-center text-zinc-500 dark:text-zinc-400">
@@ -90,7 +95,7 @@ function EmptyBoard({ board }: { board: TaskBoard }) {
       <p className="max-w-lg text-xs leading-relaxed">
         That is usual: Claude Code 2.1.332 turns its task tools off by default, so most teams never write one. Start{' '}
         <span className="font-mono">claude</span> with <span className="font-mono">CLAUDE_CODE_ENABLE_TODO_TOOLS=1</span> to turn them on; the team’s tasks
-        then show here as it creates them, from <span className="font-mono">~/.claude/tasks/{board.list}/</span>.
+        then show here as it creates them, from <span className="font-mono">{listFolder(board)}/</span>.
       </p>
     </div>
   );
@@ -120,13 +125,13 @@ export function TasksView({ team }: { team: string }) {
   const columns = board ? taskColumns(board) : undefined;
 
   return (
-    <section className="flex min-h-0 flex-1 flex-col" aria-label="Task board">
-      <header className="flex items-center gap-3 border-b border-zinc-200 px-5 py-2.5 dark:border-zinc-800">
-        <div className="min-w-0 flex-1">
+    <section className="flex min-h-0 min-w-0 flex-1 flex-col" aria-label="Task board">
+      <header className="view-header">
+        <div className="view-title">
           <h1 className="text-[15px] font-semibold text-zinc-950 dark:text-white">Tasks</h1>
           <p className="mt-0.5 truncate text-xs text-zinc-500 dark:text-zinc-400">
             The task list of {teamName}
-            {board ? <span className="font-mono"> · ~/.claude/tasks/{board.list}/</span> : null}
+            {board ? <span className="font-mono"> · {listFolder(board)}/</span> : null}
             {ended ? ` (${ended})` : ''}
           </p>
         </div>
@@ -149,7 +154,7 @@ export function TasksView({ team }: { team: string }) {
               <WarningIcon width={12} height={12} className="mt-0.5 shrink-0" />
               <span className="break-words">
                 <span className="font-mono font-medium">{p.file.split('/').pop()}</span>: {p.message.replace(/[.\s]+$/, '')}; the other tasks still show.{' '}
-                <span className="font-mono opacity-75">~/.claude/{p.file}</span>
+                <span className="font-mono opacity-75">{listFolder(board)}/{p.file.split('/').pop()}</span>
               </span>
             </li>
           ))}

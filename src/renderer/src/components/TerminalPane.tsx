@@ -8,26 +8,16 @@
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import '@xterm/xterm/css/xterm.css';
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { isMacPlatform, terminalKeyAction } from '../lib/terminal-keys';
 import { TERMINAL_FONT, terminalTheme } from '../lib/terminal-theme';
 import { pointInTime } from '../lib/time';
 import { modKey } from '../lib/platform';
+import { useDarkTheme } from './theme-hooks';
 import { registerTerminal } from '../lib/terminal-focus';
 import { openUnderStrictCsp } from '../lib/xterm-csp';
 import { useActions, useDeck } from '../state/context';
 
-const DARK_QUERY = '(prefers-color-scheme: dark)';
-
-function subscribeDark(onChange: () => void): () => void {
-  const mq = window.matchMedia(DARK_QUERY);
-  mq.addEventListener('change', onChange);
-  return () => mq.removeEventListener('change', onChange);
-}
-
-function usePrefersDark(): boolean {
-  return useSyncExternalStore(subscribeDark, () => window.matchMedia(DARK_QUERY).matches);
-}
 
 function fitSafely(fit: FitAddon): void {
   try {
@@ -83,7 +73,7 @@ export default function TerminalPane({ id }: { id: string }) {
   const state = useDeck((s) => s.terminals.find((t) => t.id === id)?.state);
   const exitCode = useDeck((s) => s.terminals.find((t) => t.id === id)?.exitCode);
   const exitedAt = useDeck((s) => s.terminals.find((t) => t.id === id)?.exitedAt);
-  const dark = usePrefersDark();
+  const dark = useDarkTheme();
   const host = useRef<HTMLDivElement>(null);
   const termRef = useRef<Terminal | undefined>(undefined);
   const [error, setError] = useState<string>();

@@ -20,9 +20,9 @@ export function TerminalView({ id }: { id: string }) {
   const state = info?.state;
   return (
     <section className="flex min-w-0 flex-1 flex-col" aria-label={`Terminal: ${info?.title ?? id}`} data-testid="terminal-view">
-      <header className="flex items-center gap-3 border-b border-zinc-200 px-5 py-2.5 dark:border-zinc-800">
+      <header className="view-header">
         <TerminalIcon width={16} height={16} className="shrink-0 text-zinc-500" />
-        <div className="min-w-0 flex-1">
+        <div className="view-title">
           <div className="flex min-w-0 items-center gap-2">
             <h1 className="truncate text-[15px] font-semibold text-zinc-950 dark:text-white">{info?.title ?? 'Terminal'}</h1>
             {state && (

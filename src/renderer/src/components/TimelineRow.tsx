@@ -4,7 +4,10 @@
 import { memo } from 'react';
 import { describeFrame } from '../../../shared/frame-text';
 import type { TimelineItem } from '../../../shared/types';
-import { boundText, frameInText, resultPreview } from '../lib/timeline-rows';
+import { isTeamdeckName } from '../../../shared/sender-name';
+import { USER, YOU } from '../../../shared/threads';
+import { useDeck } from '../state/context';
+import { boundText, frameInText, readableResult, resultPreview } from '../lib/timeline-rows';
 import { clockTime, elapsed, exactTime } from '../lib/time';
 import { useTickingNow } from '../state/ticking-now';
 import { displayName } from './bits';
@@ -42,7 +45,9 @@ interface RowProps {
 
 function Received({ item, member, onOpenLink }: Pick<RowProps, 'item' | 'member' | 'onOpenLink'>) {
   const frame = frameInText(item.text);
-  const from = item.from ? displayName(item.from) : 'someone';
+  // The user, under the name Teamdeck wrote as: "you", as in the thread and the feed.
+  const senderName = useDeck((s) => s.settings.senderName);
+  const from = !item.from ? 'someone' : item.from === USER || isTeamdeckName(item.from, senderName) ? YOU : displayName(item.from);
   return (
     <div className="rounded-lg border border-sky-200 bg-sky-50/70 px-3 py-2 dark:border-sky-500/25 dark:bg-sky-500/10">
       <div className="mb-0.5 flex items-center gap-2 text-[11px] font-medium text-sky-800 dark:text-sky-300">
@@ -98,7 +103,7 @@ function ToolCall({ item, runningSince }: Pick<RowProps, 'item' | 'runningSince'
 
 function ToolResult({ item, expanded, onToggle }: Pick<RowProps, 'item' | 'expanded' | 'onToggle'>) {
   const { first, lines } = resultPreview(item.text);
-  const shown = expanded ? boundText(item.text) : undefined;
+  const shown = expanded ? boundText(readableResult(item.text).text) : undefined;
   return (
     <div className="pl-5">
       <button

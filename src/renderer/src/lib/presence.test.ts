@@ -22,6 +22,21 @@ describe('displayState', () => {
   });
 });
 
+describe('displayState with the activity line (issue 28, item 7)', () => {
+  it('says what the activity line says: never "active" beside "idle since", never "idle" while working', () => {
+    const recent = { state: 'active' as const, lastEventAt: NOW - 60_000 };
+    const transcript = ['transcript'] as ('transcript' | 'session' | 'config')[];
+    expect(displayState(recent, NOW, 5, { kind: 'idle', sources: transcript })).toBe('idle');
+    const old = { state: 'idle' as const, lastEventAt: NOW - 60 * 60_000 };
+    expect(displayState(old, NOW, 5, { kind: 'working', sources: transcript })).toBe('active');
+    expect(displayState(old, NOW, 5, { kind: 'waiting', sources: ['session'] })).toBe('active');
+    // Nothing known from a transcript or the sessions file: the idle rule decides, and a shutdown still wins.
+    expect(displayState(recent, NOW, 5, { kind: 'unknown', sources: transcript })).toBe('active');
+    expect(displayState(old, NOW, 5, { kind: 'working', sources: ['config'] })).toBe('idle');
+    expect(displayState({ state: 'terminated' as const, lastEventAt: NOW }, NOW, 5, { kind: 'working', sources: transcript })).toBe('terminated');
+  });
+});
+
 describe('rosterOrder', () => {
   const e = (name: string, extra: Partial<RosterEntry> = {}): RosterEntry => ({ name, inboxName: name, isLead: false, inConfig: true, state: 'idle', ...extra });
 

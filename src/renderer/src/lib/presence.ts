@@ -1,16 +1,18 @@
 import { USER } from '../../../shared/threads';
-import type { MemberState, RosterEntry } from '../../../shared/types';
+import { memberStateNow } from '../../../shared/member-state';
+import type { MemberActivity, MemberState, RosterEntry } from '../../../shared/types';
 
 /**
- * The state a dot shows now. TERMINATED comes from the host (only a shutdown approval makes it);
- * ACTIVE/IDLE are recomputed here from the last event and a ticking clock, so dots age between
- * host events.
+ * The state a dot shows now: the shared rule (src/shared/member-state.ts), recomputed here from
+ * the last event and a ticking clock, so dots age between host events.
  */
-export function displayState(entry: Pick<RosterEntry, 'state' | 'lastEventAt'>, now: number, idleMinutes: number): MemberState {
-  if (entry.state === 'terminated') return 'terminated';
-  const threshold = Math.max(0, idleMinutes) * 60_000;
-  if (entry.lastEventAt !== undefined && entry.lastEventAt > 0 && now - entry.lastEventAt < threshold) return 'active';
-  return 'idle';
+export function displayState(
+  entry: Pick<RosterEntry, 'state' | 'lastEventAt'>,
+  now: number,
+  idleMinutes: number,
+  activity?: Pick<MemberActivity, 'kind' | 'sources'>,
+): MemberState {
+  return memberStateNow(entry, now, idleMinutes * 60_000, activity);
 }
 
 export const STATE_WORD: Record<MemberState, string> = {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TimelineItem } from '../../../shared/types';
-import { boundText, frameInText, resultPreview, timelineRows } from './timeline-rows';
+import { boundText, frameInText, readableResult, resultPreview, timelineRows } from './timeline-rows';
 
 const item = (id: string, at: number, kind: TimelineItem['kind'] = 'text'): TimelineItem => ({ id, kind, at, text: id });
 
@@ -34,3 +34,15 @@ describe('result helpers', () => {
     expect(frameInText('please {fix} it')).toBeUndefined();
   });
 });
+
+describe('tool results as a person reads them (issue 28, item 14)', () => {
+  it('JSON is said in words and shown indented, never as one raw line', () => {
+    expect(resultPreview('{"status":"completed","task_id":"3","owner":"researcher"}')).toEqual({ first: 'completed', lines: 5 });
+    expect(resultPreview('{"a":1,"b":2,"c":3,"d":4,"e":5}').first).toBe('fields: a, b, c, d, …');
+    expect(resultPreview('[{"id":1},{"id":2}]').first).toBe('a list of 2 items');
+    expect(readableResult('{"message":"Sent to researcher"}')).toEqual({ words: 'Sent to researcher', text: '{\n  "message": "Sent to researcher"\n}' });
+    // Text that only looks like JSON stays as it is.
+    expect(readableResult('{not json}')).toEqual({ text: '{not json}' });
+  });
+});
+

@@ -22,8 +22,35 @@ export function timelineRows(items: readonly TimelineItem[]): TimelineRow[] {
   return out;
 }
 
-/** What a collapsed tool result shows: its first non-empty line and how many lines it has. */
-export function resultPreview(text: string): { first: string; lines: number } {
+/** Fields of a JSON result that say in words what happened, in the order they are looked for. */
+const WORDS_FIELDS = ['message', 'result', 'summary', 'status', 'text', 'content'];
+
+/**
+ * A tool result as a person reads it: JSON indented (the one-line form is unreadable), with a
+ * line in words before it; any other text as it is.
+ */
+export function readableResult(text: string): { words?: string; text: string } {
+  const t = text.trim();
+  if (!((t.startsWith('{') && t.endsWith('}')) || (t.startsWith('[') && t.endsWith(']')))) return { text };
+  let v: unknown;
+  try {
+    v = JSON.parse(t);
+  } catch {
+    return { text };
+  }
+  const pretty = JSON.stringify(v, null, 2);
+  if (Array.isArray(v)) return { words: `a list of ${v.length} ${v.length === 1 ? 'item' : 'items'}`, text: pretty };
+  const o = v as Record<string, unknown>;
+  const said = WORDS_FIELDS.map((k) => o[k]).find((x): x is string => typeof x === 'string' && x.trim() !== '');
+  const keys = Object.keys(o);
+  const words = said?.split('\n').find((l) => l.trim() !== '')?.trim() ?? (keys.length ? `fields: ${keys.slice(0, 4).join(', ')}${keys.length > 4 ? ', …' : ''}` : 'no fields');
+  return { words, text: pretty };
+}
+
+/** What a collapsed tool result shows: a line in words (its first line, or what its JSON says) and how many lines it has. */
+export function resultPreview(raw: string): { first: string; lines: number } {
+  const { words, text } = readableResult(raw);
+  if (words !== undefined) return { first: words, lines: text.split('\n').length };
   const lines = text.split('\n');
   const first = lines.find((l) => l.trim() !== '')?.trim() ?? '';
   // A trailing newline does not make another line.

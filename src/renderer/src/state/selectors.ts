@@ -123,12 +123,13 @@ export function endedWhen(team: Pick<TeamSummary, 'endedAt'>, now: number): stri
  * every member shows as gone, whatever its last event says.
  */
 export function memberState(
-  s: Pick<DeckState, 'teams' | 'now' | 'settings'>,
+  s: Pick<DeckState, 'teams' | 'now' | 'settings'> & Partial<Pick<DeckState, 'byTeam'>>,
   team: string | undefined,
-  entry: Pick<RosterEntry, 'state' | 'lastEventAt'> | undefined,
+  entry: (Pick<RosterEntry, 'state' | 'lastEventAt'> & { name?: string }) | undefined,
 ): MemberState {
   if (isTeamEnded(s, team)) return 'terminated';
-  return entry ? displayState(entry, s.now, s.settings.idleMinutes) : 'idle';
+  const activity = team && entry?.name !== undefined ? s.byTeam?.[team]?.activity?.[entry.name] : undefined;
+  return entry ? displayState(entry, s.now, s.settings.idleMinutes, activity) : 'idle';
 }
 
 // ---------- compose ----------
