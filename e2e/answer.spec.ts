@@ -7,7 +7,7 @@
 // simulated current-era team whose files say what Claude's would. The real Claude is in
 // test/claude/answer.test.ts.
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { tmuxSocketName } from '../src/engine/terminals/tmux-client.js';
@@ -56,10 +56,8 @@ test('a permission prompt answered from the needs queue, Stop on the lead, a pla
   // The team's lead is that process (as Claude writes it): config.leadProcess and its sessions file.
   const now = Date.now();
   await reclaimLead(join(sim.teamDir, 'config.json'), pid, now);
-  const simFile = join(sim.configDir!, 'sessions', `${process.pid}.json`);
-  const simSession = JSON.parse(await readFile(simFile, 'utf8')) as Record<string, unknown>;
-  // One sessions file for the lead's session, as Claude keeps: the stand-in's.
-  await rm(simFile);
+  // The simulator's own file stays, as a killed lead's does: Teamdeck follows config.leadProcess.pid.
+  const simSession = JSON.parse(await readFile(join(sim.configDir!, 'sessions', `${process.pid}.json`), 'utf8')) as Record<string, unknown>;
   const sessionFile = join(sim.configDir!, 'sessions', `${pid}.json`);
   const setStatus = (patch: Record<string, unknown>) => writeFile(sessionFile, JSON.stringify({ ...simSession, pid, procStart: procStart(pid), ...patch, updatedAt: Date.now(), statusUpdatedAt: Date.now() }));
   // The researcher's Bash asks: its call is in flight, the lead waits for a permission answer.

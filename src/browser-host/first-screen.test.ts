@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Result } from '../shared/contract.js';
+import type { Result, Snapshot } from '../shared/contract.js';
 import { useTempDirs } from '../../test/helpers/tmp.js';
 import { FIRST_SCREEN_FILE, firstScreenRenderer, type FirstScreenRenderer } from './first-screen.js';
 import { startHost, type HostHandlers, type RunningHost } from './server.js';
@@ -29,11 +29,12 @@ const SNAPSHOT = {
   terminals: [],
   launch: { available: false, reason: 'not here' },
   problems: [],
-  settings: { teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '' },
+  settings: { teamsDir: '', idleMinutes: 5, notifications: true, senderName: 'teamdeck', needsNotifications: true, claudePath: '', answerFromTeamdeck: true },
   queuedCount: 0,
   now: Date.UTC(2026, 1, 9, 16),
   canStartDemo: false,
-};
+  // Typed as the contract's snapshot: a setting (or any field) added to it and missing here fails typecheck.
+} satisfies Snapshot;
 const ROSTER = [
   { name: 'team-lead', inboxName: 'team-lead', isLead: true, inConfig: true, state: 'idle', lastEventAt: SNAPSHOT.now - 60_000 },
   { name: EVIL, inboxName: 'x', isLead: false, inConfig: true, state: 'active', lastEventAt: SNAPSHOT.now - 5_000 },

@@ -5,7 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, Menu, Notification, session, shell
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CHANNELS } from '../shared/contract.js';
+import { CHANNELS, type AppEvent } from '../shared/contract.js';
 import { ApiHandlers } from '../engine/api/api-handlers.js';
 import { createTerminalHost } from '../engine/terminals/host.js';
 import { resolveStateDir } from '../engine/claude/paths.js';
@@ -17,6 +17,7 @@ import { parseAppArgs } from './args.js';
 import { startDemoTeam } from '../sim/demo-team.js';
 import { registerIpc } from './ipc.js';
 import { menuTemplate } from './menu.js';
+import { showNeedNotification } from './need-notification.js';
 import { needNotices, replyNotice } from './notifications.js';
 import {
   CONTENT_SECURITY_POLICY,
@@ -59,6 +60,17 @@ function showWindow(): void {
   if (win.isMinimized()) win.restore();
   win.show();
   win.focus();
+}
+
+/** The window forward, with this needs-you item open (a window closed on macOS opens again first). */
+async function openNeed(need: string): Promise<void> {
+  if (!win || win.isDestroyed()) await openWindow();
+  const w = win;
+  if (!w || w.isDestroyed()) return;
+  showWindow();
+  const send = () => w.webContents.send(CHANNELS.event, { type: 'open-need', need } satisfies AppEvent);
+  if (w.webContents.isLoading()) w.webContents.once('did-finish-load', send);
+  else send();
 }
 
 async function openWindow(): Promise<void> {
@@ -130,10 +142,19 @@ async function start(): Promise<void> {
       since: startedAt,
     });
     if (!Notification.isSupported()) return;
-    for (const shown of [...(notice ? [notice] : []), ...needs]) {
-      const n = new Notification({ title: shown.title, body: shown.body });
+    if (notice) {
+      const n = new Notification({ title: notice.title, body: notice.body });
       n.on('click', showWindow);
       n.show();
+    }
+    for (const need of needs) {
+      showNeedNotification(need, {
+        platform: process.platform,
+        // The window's own path: validated by dispatch, recorded as from the window.
+        answer: (req) => h.dispatch('answerPrompt', [req]),
+        waiting: (id) => knownNeeds.has(id),
+        openNeed: (id) => void openNeed(id),
+      });
     }
   });
   Menu.setApplicationMenu(

@@ -44,9 +44,14 @@ describe('needNotices', () => {
   const nctx = (over: Partial<NeedNoticeContext> = {}): NeedNoticeContext => ({ focused: false, enabled: true, known: new Set(), since: 1_000, ...over });
   const ev = (...needs: NeedItem[]): AppEvent => ({ type: 'needs', needs });
 
+  it('marks a permission prompt answerable only when the engine says Teamdeck can answer it', () => {
+    const shown = needNotices(ev(need({ answer: { available: true } }), need({ id: 'p2', answer: { available: false, reason: 'off' } }), need({ id: 'plan:t:2', kind: 'plan-approval', answer: { available: true } })), nctx());
+    expect(shown.map((n) => [n.needId, n.answerable])).toEqual([['permission:t:writer', true], ['p2', false], ['plan:t:2', false]]);
+  });
+
   it('announces each new need once while it lasts, and again when it comes back', () => {
     const c = nctx();
-    expect(needNotices(ev(need()), c)).toEqual([{ title: 't needs you', body: "writer waits for a permission answer: Bash npm test. Answer it in the lead's terminal (team-lead).", team: 't', needId: 'permission:t:writer' }]);
+    expect(needNotices(ev(need()), c)).toEqual([{ title: 't needs you', body: "writer waits for a permission answer: Bash npm test. Answer it in the lead's terminal (team-lead).", team: 't', needId: 'permission:t:writer', kind: 'permission', answerable: false }]);
     expect(needNotices(ev(need(), need({ id: 'plan:t:1', kind: 'plan-approval', title: 'plan', detail: undefined })), c).map((n) => n.needId)).toEqual(['plan:t:1']);
     expect(needNotices(ev(need()), c)).toEqual([]);
     expect(needNotices(ev(), c)).toEqual([]);

@@ -4,6 +4,7 @@
 // protocol frames, only new ones, once each. New items in the needs-you queue (a permission
 // prompt, a plan to approve, a stuck message) notify too. The decisions are pure; index.ts shows them.
 import type { AppEvent } from '../shared/contract.js';
+import type { NeedKind } from '../shared/types.js';
 
 export interface ReplyNotice {
   title: string;
@@ -42,6 +43,9 @@ export interface NeedNotice {
   body: string;
   team: string;
   needId: string;
+  kind: NeedKind;
+  /** A permission prompt Teamdeck can answer now (its lead's terminal is reachable, answering is on). */
+  answerable: boolean;
 }
 
 export interface NeedNoticeContext {
@@ -69,6 +73,13 @@ export function needNotices(event: AppEvent, ctx: NeedNoticeContext): NeedNotice
     .filter((n) => n.since >= ctx.since)
     .map((n) => {
       const body = n.detail ? `${n.title}. ${n.detail}` : n.title;
-      return { title: `${n.team} needs you`, body: body.length > BODY_CHARS ? `${body.slice(0, BODY_CHARS - 1)}…` : body, team: n.team, needId: n.id };
+      return {
+        title: `${n.team} needs you`,
+        body: body.length > BODY_CHARS ? `${body.slice(0, BODY_CHARS - 1)}…` : body,
+        team: n.team,
+        needId: n.id,
+        kind: n.kind,
+        answerable: n.kind === 'permission' && n.answer?.available === true,
+      };
     });
 }

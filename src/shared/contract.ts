@@ -173,7 +173,9 @@ export type AppEvent =
   /** A team's usage changed (new replies in its transcripts, new prices): its figures now. */
   | { type: 'usage'; team: string; usage: TeamUsage }
   /** The background reading of teams found in Claude's transcripts made progress. */
-  | { type: 'import-status'; status: ImportStatus };
+  | { type: 'import-status'; status: ImportStatus }
+  /** The shell asks the page to show this needs-you item (its desktop notification was clicked). */
+  | { type: 'open-need'; need: string };
 
 // ---------------------------------------------------------------------------------------------
 // The calls. CALLS below is the one list: the names, the TeamdeckCalls type, the preload bridge,

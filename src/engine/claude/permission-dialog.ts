@@ -1,5 +1,5 @@
 // The permission dialog on the interactive lead's screen, read from its plain text, and the
-// keys that answer it (docs/claude-contract.md#dialog-keys). Checked against Claude Code 2.1.332:
+// keys that answer it (docs/claude-contract.md#dialog-keys). Checked against Claude Code 2.1.332 and 2.1.337:
 //
 //   ──────────────────────────────────────   (a full-width rule)
 //    Bash command · from the worker agent   (the tool; " · from the <name> agent" for a teammate)

@@ -37,6 +37,31 @@ describe('sessions file', () => {
     expect(await new LeadSessionReader(config, CAPTURED_SESSION).read(777)).toBeUndefined();
   });
 
+  it("follows a restarted lead's new pid, though the old pid's file is still there (left by a SIGKILL)", async () => {
+    const config = await tempDir();
+    const dir = join(config, 'sessions');
+    await mkdir(dir, { recursive: true });
+    const session = (pid: number, status: string) => JSON.stringify({ pid, sessionId: 'lead-session', status, version: '2.1.337' });
+    await writeFile(join(dir, '100.json'), session(100, 'waiting'));
+    const reader = new LeadSessionReader(config, 'lead-session');
+    expect(await reader.read(100)).toMatchObject({ pid: 100, status: 'waiting' });
+    // config.leadProcess now names pid 200, whose file is not written yet: not the old lead's.
+    expect(await reader.read(200)).toBeUndefined();
+    expect(reader.fileName).toBeUndefined();
+    await writeFile(join(dir, '200.json'), session(200, 'idle'));
+    expect(await reader.read(200)).toMatchObject({ pid: 200, status: 'idle' });
+    expect(reader.fileName).toBe('200.json');
+    // The old file changes again (whatever wrote it): still the new pid's that is read.
+    await writeFile(join(dir, '100.json'), session(100, 'busy'));
+    expect(await reader.read(200)).toMatchObject({ pid: 200, status: 'idle' });
+    // Straight from one found file to the other, without a read in between.
+    const direct = new LeadSessionReader(config, 'lead-session');
+    expect(await direct.read(100)).toMatchObject({ pid: 100, status: 'busy' });
+    expect(await direct.read(200)).toMatchObject({ pid: 200, status: 'idle' });
+    // Without a pid, the file already found is kept.
+    expect(await direct.read()).toMatchObject({ pid: 200 });
+  });
+
   it('follows the file rewritten in place (same inode); a torn read keeps the last good copy; removal forgets it', async () => {
     const config = await tempDir();
     const path = await writeSessionVersion(config, 4, 4242);

@@ -126,9 +126,10 @@ export async function readSessionFile(path: string): Promise<SessionRead> {
 }
 
 /**
- * Follows one lead's sessions file. The file is `<pid>.json` for the pid in config.leadProcess;
- * without one, the folder is searched for the file whose sessionId is the lead's. A read that
- * fails keeps the last good copy; a file that is gone (clean exit) forgets it.
+ * Follows one lead's sessions file. The file is `<pid>.json` for the pid in config.leadProcess,
+ * whichever file was followed before; without one, the file found before, else the folder is
+ * searched for the file whose sessionId is the lead's. A read that fails keeps the last good
+ * copy; a file that is gone (clean exit) forgets it.
  */
 export class LeadSessionReader {
   private path: string | undefined;
@@ -153,8 +154,9 @@ export class LeadSessionReader {
   async read(pid?: number): Promise<LeadSession | undefined> {
     // The folder itself must be a real folder: a link to one is never followed.
     if (!(await lstat(this.sessionsDir).then((st) => st.isDirectory(), () => false))) return this.forget();
-    const candidates = pid !== undefined ? [join(this.sessionsDir, `${pid}.json`)] : [];
-    if (this.path && !candidates.includes(this.path)) candidates.unshift(this.path);
+    // With a pid, only that pid's file: a restarted lead rewrites config.leadProcess, and the old
+    // lead's file may outlive it (a SIGKILL leaves it behind) with the same session id (a resume).
+    const candidates = pid !== undefined ? [join(this.sessionsDir, `${pid}.json`)] : this.path ? [this.path] : [];
     for (const p of candidates) {
       const r = await this.readIfChanged(p);
       if (r !== 'other') return r;

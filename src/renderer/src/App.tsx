@@ -153,6 +153,11 @@ export function App({ firstScreen = false }: { firstScreen?: boolean } = {}) {
   overlays.current = { palette, settings, needs, launch, search };
   useDocumentTitle();
   useApplyTheme();
+  // A clicked desktop notification of a needs-you item: the queue opens on it.
+  const openNeed = useDeck((s) => s.openNeed);
+  useEffect(() => {
+    if (openNeed) setNeeds(true);
+  }, [openNeed]);
   // Once the window has painted: the messages' markdown code, kept out of the first script.
   useEffect(() => {
     const t = setTimeout(preloadMarkdown, 0);

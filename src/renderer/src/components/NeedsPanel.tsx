@@ -71,7 +71,7 @@ function SendToPicker({ team, inbox, count, onPick, onRead }: { team: string; in
   );
 }
 
-const NeedRow = memo(function NeedRow({ need, onDone }: { need: NeedItem; onDone: () => void }) {
+const NeedRow = memo(function NeedRow({ need, onDone, opened }: { need: NeedItem; onDone: () => void; opened: boolean }) {
   const actions = useActions();
   const teamName = useDeck((s) => teamOf(s, need.team)?.name ?? need.team);
   const target = useDeck(useShallow((s) => needTarget(s, need)));
@@ -107,7 +107,13 @@ const NeedRow = memo(function NeedRow({ need, onDone }: { need: NeedItem; onDone
   };
 
   return (
-    <li data-testid="need" data-kind={need.kind} data-id={need.id} className="rounded-lg border border-zinc-200 bg-white px-3 py-2.5 dark:border-zinc-700/80 dark:bg-zinc-800/50">
+    <li
+      data-testid="need"
+      data-kind={need.kind}
+      data-id={need.id}
+      data-opened={opened || undefined}
+      className={`rounded-lg border border-zinc-200 bg-white px-3 py-2.5 dark:border-zinc-700/80 dark:bg-zinc-800/50 ${opened ? 'ring-2 ring-indigo-500/60' : ''}`}
+    >
       <div className="flex min-w-0 items-center gap-1.5 text-[11px]">
         <Icon width={12} height={12} className={`shrink-0 ${kind.tone}`} />
         <span className={`shrink-0 font-semibold ${kind.tone}`}>{kind.label}</span>
@@ -164,6 +170,15 @@ export function NeedsPanel({ onClose }: { onClose: () => void }) {
   const error = useDeck((s) => s.needsError);
   const panel = useRef<HTMLDivElement>(null);
   useEffect(() => panel.current?.focus(), []);
+  const openNeed = useDeck((s) => s.openNeed);
+  const opened = openNeed && needs.some((n) => n.id === openNeed.id) ? openNeed : undefined;
+  // The item a notification was clicked for: in view, its first button focused (Allow for a prompt).
+  useEffect(() => {
+    if (!opened) return;
+    const row = [...(panel.current?.querySelectorAll<HTMLElement>('[data-testid="need"]') ?? [])].find((el) => el.dataset.id === opened.id);
+    row?.scrollIntoView({ block: 'nearest' });
+    (row?.querySelector<HTMLElement>('[data-testid="need-allow"], button') ?? row)?.focus();
+  }, [opened]);
 
   return (
     <div className="fixed inset-0 bottom-7 z-40 bg-zinc-950/10 dark:bg-black/30" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
@@ -210,7 +225,7 @@ export function NeedsPanel({ onClose }: { onClose: () => void }) {
           ) : (
             <ul className="space-y-2">
               {needs.map((n) => (
-                <NeedRow key={n.id} need={n} onDone={onClose} />
+                <NeedRow key={n.id} need={n} onDone={onClose} opened={opened?.id === n.id} />
               ))}
             </ul>
           )}

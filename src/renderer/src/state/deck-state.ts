@@ -118,6 +118,8 @@ export interface DeckState {
   pane: MemberPane;
   /** A message to bring into view and mark (opened from the needs queue). */
   focus?: { team: string; member: string; id: string };
+  /** A needs-you item to show, asked for by the shell (its desktop notification was clicked); `seq` makes a second ask new. */
+  openNeed?: { id: string; seq: number };
   /** What the teams need from the human, across all teams, newest first; replaced by each `needs` event. */
   needs: NeedItem[];
   needsLoaded?: number;

@@ -92,6 +92,8 @@ export function applyEvent(s: DeckState, ev: AppEvent, localNow: number): DeckSt
       return withTeam(s, ev.team, { ...teamCache(s, ev.team), tasks: ev.board, tasksError: undefined });
     case 'needs':
       return { ...s, needs: needsNewestFirst(ev.needs) };
+    case 'open-need':
+      return { ...s, openNeed: { id: ev.need, seq: (s.openNeed?.seq ?? 0) + 1 } };
     case 'usage':
       return applyTeamUsage(s, ev.team, ev.usage);
     default:

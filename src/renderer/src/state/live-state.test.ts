@@ -159,6 +159,17 @@ describe('needs', () => {
     expect(s.needs).toEqual([]);
   });
 
+  it('a clicked notification asks for its item; asking again for the same one is a new ask', () => {
+    let s = applyNeedsLoaded(ready(), [need('p1', T0)]);
+    s = ev(s, { type: 'open-need', need: 'p1' });
+    const first = s.openNeed;
+    expect(first?.id).toBe('p1');
+    s = ev(s, { type: 'open-need', need: 'p1' });
+    expect(s.openNeed?.id).toBe('p1');
+    expect(s.openNeed).not.toBe(first);
+    expect(s.needs.map((n) => n.id)).toEqual(['p1']);
+  });
+
   it('a new root forgets the old root’s needs until they load again', () => {
     let s = applyNeedsLoaded(ready(), [need('x', T0)]);
     s = applySnapshot(s, snap({ teamsRoot: '/elsewhere' }), T0);
