@@ -285,8 +285,15 @@ describe('over a real terminal host, with a stand-in lead', () => {
   });
 
   it('launches nothing and writes no record for a bad request, whatever is wrong with it', { timeout: 60_000 }, async () => {
-    const snap = await handlers.dispatch('getSnapshot', []);
-    expect(snap.ok && (snap.value as { launch: unknown }).launch).toEqual({ available: true, backend: 'tmux' });
+    // A claude that cannot be found: the launch is unavailable, in the words a launch would fail with.
+    const launch = async () => {
+      const snap = await handlers.dispatch('getSnapshot', []);
+      return snap.ok && (snap.value as { launch: unknown }).launch;
+    };
+    expect(await handlers.dispatch('setSettings', [{ claudePath: 'no-such-claude-here' }])).toMatchObject({ ok: true });
+    expect(await launch()).toEqual({ available: false, backend: 'tmux', reason: 'no-such-claude-here was not found on the PATH; set the full path of claude in Settings' });
+    expect(await handlers.dispatch('setSettings', [{ claudePath: claude }])).toMatchObject({ ok: true });
+    expect(await launch()).toEqual({ available: true, backend: 'tmux' });
     await writeFile(join(t.base, 'a-file'), 'not a folder');
     const bad: Array<[unknown, 'invalid' | 'refused']> = [
       [{ cwd: 'relative/dir' }, 'refused'],
