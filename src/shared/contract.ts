@@ -174,6 +174,8 @@ export type AppEvent =
   | { type: 'usage'; team: string; usage: TeamUsage }
   /** The background reading of teams found in Claude's transcripts made progress. */
   | { type: 'import-status'; status: ImportStatus }
+  /** The team's record grew by history read late (a catch-up on transcripts): what the page loaded of it is fetched again. */
+  | { type: 'record'; team: string }
   /** The shell asks the page to show this needs-you item (its desktop notification was clicked). */
   | { type: 'open-need'; need: string };
 

@@ -102,5 +102,8 @@ export async function recordRows(ctx: RecordContext, rt: Team, found: ReadonlyAr
     if (live) ctx.emit({ type: 'message', team: rt.id, message: observedToThread(rt, o) });
   }
   await durable;
+  // History caught up on is not pushed message by message; a window that already loaded this
+  // team's feed or threads fetches them again (a demo or team that appeared while it was open).
+  if (!live && n > 0) ctx.emit({ type: 'record', team: rt.id });
   return n;
 }

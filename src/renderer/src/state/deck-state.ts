@@ -55,6 +55,8 @@ export interface TeamCache {
    */
   feedLoaded?: number;
   feedError?: string;
+  /** Bumped when the host read more of the team's history (a `record` event): a load begun before it counts as stale. */
+  recordSeq?: number;
   /** Generation in which each member's thread was last loaded. */
   threadLoaded: Record<string, number>;
   rosterLoaded?: number;

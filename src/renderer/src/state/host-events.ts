@@ -6,7 +6,7 @@ import type { TeamProblem, TeamSummary } from '../../../shared/types';
 import { teamCache, withTeam, type DeckState, type View } from './deck-state';
 import { applyActivity, applyTimelineItems } from './live-state';
 import { needsNewestFirst } from './live-merge';
-import { applyDelivery, applyIncomingMessage } from './messages-state';
+import { applyDelivery, applyIncomingMessage, applyRecordGrew } from './messages-state';
 import { applyRoster } from './roster-state';
 import { applyTeamUsage } from './usage-state';
 import { applyTerminals, resolvePendingLaunch } from './terminal-state';
@@ -96,6 +96,8 @@ export function applyEvent(s: DeckState, ev: AppEvent, localNow: number): DeckSt
       return { ...s, openNeed: { id: ev.need, seq: (s.openNeed?.seq ?? 0) + 1 } };
     case 'usage':
       return applyTeamUsage(s, ev.team, ev.usage);
+    case 'record':
+      return applyRecordGrew(s, ev.team);
     default:
       return s;
   }

@@ -38,14 +38,17 @@ export function applyDelivery(s: DeckState, team: string, id: string, status: De
   return withTeam(s, team, { ...cache, deliveries, messages });
 }
 
-export function applyThreadLoaded(s: DeckState, team: string, member: string, msgs: readonly ThreadMessage[], gen = s.generation): DeckState {
+/** A load begun at record `seq` is whole only if the host read no more history since. */
+const current = (cache: { recordSeq?: number }, seq: number | undefined) => seq === undefined || (cache.recordSeq ?? 0) === seq;
+
+export function applyThreadLoaded(s: DeckState, team: string, member: string, msgs: readonly ThreadMessage[], gen = s.generation, seq?: number): DeckState {
   const cache = teamCache(s, team);
   const messages = mergeMessages(cache.messages, msgs, cache.deliveries);
   const { [member]: _dropped, ...threadError } = cache.threadError;
   return withTeam(s, team, {
     ...cache,
     messages,
-    threadLoaded: { ...cache.threadLoaded, [member]: gen },
+    threadLoaded: current(cache, seq) ? { ...cache.threadLoaded, [member]: gen } : cache.threadLoaded,
     threadError,
     unread: recountUnread(messages, team, s.viewedAt, s.viewedBaseline),
   });
@@ -56,16 +59,23 @@ export function applyThreadError(s: DeckState, team: string, member: string, mes
   return withTeam(s, team, { ...cache, threadError: { ...cache.threadError, [member]: message } });
 }
 
-export function applyFeedLoaded(s: DeckState, team: string, msgs: readonly ThreadMessage[], gen = s.generation): DeckState {
+export function applyFeedLoaded(s: DeckState, team: string, msgs: readonly ThreadMessage[], gen = s.generation, seq?: number): DeckState {
   const cache = teamCache(s, team);
   const messages = mergeMessages(cache.messages, msgs, cache.deliveries);
   return withTeam(s, team, {
     ...cache,
     messages,
-    feedLoaded: gen,
+    feedLoaded: current(cache, seq) ? gen : cache.feedLoaded,
     feedError: undefined,
     unread: recountUnread(messages, team, s.viewedAt, s.viewedBaseline),
   });
+}
+
+/** The host read more of the team's history: its feed and threads are fetched again when shown (what is here stays meanwhile). */
+export function applyRecordGrew(s: DeckState, team: string): DeckState {
+  const cache = s.byTeam[team];
+  if (!cache) return s;
+  return withTeam(s, team, { ...cache, feedLoaded: undefined, threadLoaded: {}, recordSeq: (cache.recordSeq ?? 0) + 1 });
 }
 
 export function applyFeedError(s: DeckState, team: string, message: string): DeckState {

@@ -33,9 +33,10 @@ export function createStoreLoads({ api, get, update, once }: StoreKit): StoreLoa
       update((x) => applyThreadLoaded(x, team, member, [], gen));
       return;
     }
-    void once(`thread:${gen}:${team}/${member}`, async () => {
+    const seq = s.byTeam[team]?.recordSeq ?? 0;
+    void once(`thread:${gen}:${seq}:${team}/${member}`, async () => {
       const r = await call(() => api.getThread(team, member));
-      update((x) => (r.ok ? applyThreadLoaded(x, team, member, r.value, gen) : applyThreadError(x, team, member, r.error.message)));
+      update((x) => (r.ok ? applyThreadLoaded(x, team, member, r.value, gen, seq) : applyThreadError(x, team, member, r.error.message)));
     });
   };
 
@@ -43,9 +44,10 @@ export function createStoreLoads({ api, get, update, once }: StoreKit): StoreLoa
     const s = get();
     const gen = s.generation;
     if (s.byTeam[team]?.feedLoaded === gen) return;
-    void once(`feed:${gen}:${team}`, async () => {
+    const seq = s.byTeam[team]?.recordSeq ?? 0;
+    void once(`feed:${gen}:${seq}:${team}`, async () => {
       const r = await call(() => api.getFeed(team));
-      update((x) => (r.ok ? applyFeedLoaded(x, team, r.value, gen) : applyFeedError(x, team, r.error.message)));
+      update((x) => (r.ok ? applyFeedLoaded(x, team, r.value, gen, seq) : applyFeedError(x, team, r.error.message)));
     });
   };
 

@@ -39,7 +39,7 @@ export function createStoreLifecycle(kit: StoreKit, loads: StoreLoads, opts: { b
     update((s) => applyEvent(s, ev, clock()));
     const s = get();
     // A new snapshot (reconnect, new root) or a new selection: load what the screen now needs.
-    if (ev.type === 'snapshot' || s.selectedTeam !== before) loads.openSelection();
+    if (ev.type === 'snapshot' || s.selectedTeam !== before || (ev.type === 'record' && ev.team === s.selectedTeam)) loads.openSelection();
   };
 
   const startTicking = () => {

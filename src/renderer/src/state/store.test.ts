@@ -78,6 +78,23 @@ describe('deck store over a TeamdeckApi', () => {
     expect(store.getState().byTeam.analysis!.messages.length).toBeGreaterThan(0);
   });
 
+  it('fetches the open feed again when the host read more of the team’s history, also when the older load was still on its way', async () => {
+    const first = held<Result<ThreadMessage[]>>();
+    let feeds = 0;
+    const { api, store, actions } = setup(analysisHost({ getFeed: () => (++feeds === 1 ? first.promise : Promise.resolve(ok(analysisFeed))) }));
+    await actions.start();
+    await vi.waitFor(() => expect(api.argsOf('getFeed')).toHaveLength(1));
+    // The history read late: the load in flight began before it, so it cannot count as the whole feed.
+    api.push({ type: 'record', team: 'analysis' });
+    await vi.waitFor(() => expect(api.argsOf('getFeed')).toHaveLength(2));
+    first.settle(ok(analysisFeed.slice(0, 1)));
+    await vi.waitFor(() => expect(store.getState().byTeam.analysis?.feedLoaded).toBe(0));
+    expect(store.getState().byTeam.analysis!.messages).toHaveLength(analysisFeed.length);
+    // Another team's history is not this team's business.
+    api.push({ type: 'record', team: 'elsewhere' });
+    expect(api.argsOf('getFeed')).toHaveLength(2);
+  });
+
   it('opens another member’s thread from the loaded feed, without fetching it again', async () => {
     const { api, store, actions } = setup(analysisHost());
     await actions.start();
