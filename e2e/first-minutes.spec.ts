@@ -144,7 +144,11 @@ for (const size of SIZES) {
     await page.getByTestId('open-settings').click();
     await expect(page.getByTestId('settings')).toBeVisible();
     await laidOut(page, info, `${tag}-settings`, '[data-testid="settings"]');
-    const save = page.getByTestId('settings').getByRole('button', { name: 'Save' });
+    // The prices, opened: their box and button fit too.
+    await page.getByTestId('settings-prices').locator('summary').click();
+    await expect(page.getByLabel('Price overrides (JSON)')).toBeVisible();
+    await laidOut(page, info, `${tag}-settings-prices`, '[data-testid="settings"]');
+    const save = page.getByTestId('settings').getByRole('button', { name: 'Save', exact: true });
     await expect(save).toBeInViewport({ ratio: 1 });
     await page.getByTestId('settings').getByRole('button', { name: 'Cancel' }).click();
 
@@ -172,7 +176,7 @@ test('launch says claude is missing before the form (item 10); the theme switch:
   await expect(page.getByTestId('launch-unavailable-note')).toContainText(`Launching a team is not available here: the claude path in Settings (${missing}) does not exist; fix it in Settings.`);
   await page.getByTestId('launch-open-settings').click();
   await page.getByTestId('settings-theme-dark').check({ force: true });
-  await page.getByTestId('settings').getByRole('button', { name: 'Save' }).click();
+  await page.getByTestId('settings').getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   expect(await bodyColour()).not.toBe(light);
   await shot(page, info, 'theme-dark');
@@ -183,12 +187,12 @@ test('launch says claude is missing before the form (item 10); the theme switch:
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.getByTestId('open-settings').click();
   await page.getByTestId('settings-theme-light').check({ force: true });
-  await page.getByTestId('settings').getByRole('button', { name: 'Save' }).click();
+  await page.getByTestId('settings').getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   expect(await bodyColour()).toBe(light);
   await page.getByTestId('open-settings').click();
   await page.getByTestId('settings-theme-system').check({ force: true });
-  await page.getByTestId('settings').getByRole('button', { name: 'Save' }).click();
+  await page.getByTestId('settings').getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.locator('html')).not.toHaveAttribute('data-theme', /.*/);
   expect(await bodyColour()).not.toBe(light);
 });

@@ -22,6 +22,9 @@ export async function layoutProblems(page: Page, scope = 'body'): Promise<Layout
     };
     const shown = (el: Element) => {
       if (el.closest('[inert], [aria-hidden="true"]')) return false;
+      // Inside a closed <details> only its summary shows (Chromium still gives the rest a box).
+      const closed = el.closest('details:not([open])');
+      if (closed && !(el.tagName === 'SUMMARY' && el.parentElement === closed)) return false;
       const style = getComputedStyle(el);
       if (style.visibility === 'hidden' || style.display === 'none') return false;
       const r = el.getBoundingClientRect();
@@ -66,7 +69,19 @@ export async function layoutProblems(page: Page, scope = 'body'): Promise<Layout
     }
     // Back to the top, then pairwise overlaps among what shows at once.
     for (const el of controls) (el.closest('[data-scroll-top]') ?? el).scrollIntoView({ block: 'nearest' });
-    const rects = controls.map((el) => ({ el, r: el.getBoundingClientRect() })).filter(({ r }) => r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw);
+    /** The part of the element a person sees: its box cut by every scrolling or clipping container around it. */
+    const visibleRect = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      let [left, top, right, bottom] = [r.left, r.top, r.right, r.bottom];
+      for (let a: Element | null = el.parentElement; a && a !== document.body; a = a.parentElement) {
+        const style = getComputedStyle(a);
+        if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+        const c = a.getBoundingClientRect();
+        [left, top, right, bottom] = [Math.max(left, c.left), Math.max(top, c.top), Math.min(right, c.right), Math.min(bottom, c.bottom)];
+      }
+      return { left, top, right, bottom };
+    };
+    const rects = controls.map((el) => ({ el, r: visibleRect(el) })).filter(({ r }) => r.bottom > r.top && r.right > r.left && r.bottom > 0 && r.right > 0 && r.top < vh && r.left < vw);
     for (let i = 0; i < rects.length; i++) {
       for (let j = i + 1; j < rects.length; j++) {
         const a = rects[i]!;
