@@ -83,7 +83,7 @@ test('a permission prompt answered from the needs queue, Stop on the lead, a pla
   // Allow: the engine reads the dialog, checks it is the researcher's rm -rf build/, presses Enter.
   await item.getByTestId('need-allow').click();
   const screen = page.getByTestId('terminal-pane').locator('.xterm-rows');
-  await expect(screen).toContainText('answered: Yes', { timeout: 10_000 }).catch(async (e: Error) => {
+  await expect(screen).toContainText('answered: Yes', { timeout: 20_000 }).catch(async (e: Error) => {
     throw new Error(`${e.message}\nthe item says: ${await item.innerText()}`);
   });
   await page.getByTestId('needs-close').click();
