@@ -69,6 +69,10 @@ export interface TeamRecordOptions {
   leadModel?: string;
   /** For rows made without a time of their own. */
   now?: () => number;
+  /** The team's name (the teammates' `.meta.json` teamName); default `session-<8>` of the session. */
+  team?: string;
+  /** Legacy Claude: its SendMessage results (and so its entries) carry no `msg_id`. */
+  legacy?: boolean;
 }
 
 /** The colour 2.1.332's SendMessage routing gives the lead (seen in both captures; the lead has none in config). */
@@ -91,7 +95,7 @@ export class TeamRecord {
   private readonly now: () => number;
 
   constructor(private readonly o: TeamRecordOptions) {
-    this.team = `session-${o.sessionId.slice(0, 8)}`;
+    this.team = o.team ?? `session-${o.sessionId.slice(0, 8)}`;
     this.sessionId = o.sessionId;
     this.cwd = o.cwd;
     this.ids = o.ids ?? randomIds;
@@ -171,14 +175,14 @@ export class TeamRecord {
     const rows = this.rowsOf(from);
     const id = rows.toolUseId();
     const [call] = rows.assistant([{ type: 'tool_use', id, name: 'SendMessage', input: { to, summary, message: text, type: 'message', recipient: to, recipient_kind: 'name', content: text } }], at);
-    const msgId = this.ids.uuid();
+    const msgId = this.o.legacy ? undefined : this.ids.uuid();
     const routing: Record<string, unknown> = { sender: from };
     if (this.routingColor(from) !== undefined) routing.senderColor = this.routingColor(from);
     routing.target = `@${to}`;
     if (this.routingColor(to) !== undefined) routing.targetColor = this.routingColor(to);
     routing.summary = summary;
     routing.content = routingContent(text);
-    const result = { success: true, message: `Message sent to ${to}'s inbox`, msg_id: msgId, routing };
+    const result = { success: true, message: `Message sent to ${to}'s inbox`, ...(msgId ? { msg_id: msgId } : {}), routing };
     rows.toolResult(call!, { tool_use_id: id, type: 'tool_result', content: [{ type: 'text', text: JSON.stringify(result) }] }, result, at + 200);
     return { from, to, text, summary, color: this.colorOf(from), msgId, at: at + 200 };
   }

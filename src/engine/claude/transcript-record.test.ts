@@ -106,6 +106,25 @@ describe('RecordReader on a real run', () => {
       ['tr-u3-0', 'message', 'team-lead', 'worker', '{"type":"shutdown_request","requestId":"shutdown-1@worker","from":"team-lead","timestamp":"x"}', false],
     ]);
     expect(got[0]).toMatchObject({ sentAs: 'teamdeck', summary: 'note' });
+    // A refused send wrote no entry: nothing to match it to by text.
+    expect(got[1]!.byText).toBeUndefined();
+  });
+
+  it("matches a legacy SendMessage by text: its result gives no msg_id, and the entry's id is derived from its own timestamp", () => {
+    const reader = new RecordReader({ agent: 'worker', isLead: false, transcribed: () => true, ours: new Set() });
+    const t = '2026-02-07T15:35:15.000Z';
+    const send = (id: string, to: string, message: string) => ({ type: 'assistant', uuid: `a-${id}`, timestamp: t, message: { id: `m-${id}`, content: [{ type: 'tool_use', id, name: 'SendMessage', input: { to, message } }] } });
+    const result = (id: string, toolUseResult: unknown) => ({ type: 'user', uuid: `r-${id}`, timestamp: t, toolUseResult, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] } });
+    const got = reader.read([
+      send('tu1', 'user', 'Done: events.rs is documented.'),
+      result('tu1', { success: true, message: "Message sent to user's inbox" }),
+      send('tu2', 'other', 'Take config.rs.'),
+      result('tu2', { success: true, message: "Message sent to other's inbox", msg_id: 'c0ffee00-0000-4000-8000-000000000001' }),
+    ]);
+    expect(got.map((m) => [m.id, m.from, m.to, m.answer ?? false, m.byText ?? false])).toEqual([
+      ['tx-tu1', 'worker', 'user', true, true],
+      ['c0ffee00-0000-4000-8000-000000000001', 'worker', 'other', false, false],
+    ]);
   });
 
   it('parses block attributes and leaves plain text alone', () => {

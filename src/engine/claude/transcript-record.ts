@@ -5,8 +5,9 @@
 //
 // Each message is taken from one side only, so that one message is one record message:
 //   - a SendMessage is read on the sender's side (its input, and the `msg_id` its result gives,
-//     which is the inbox entry's id); its block on the recipient's side is passed over, unless
-//     the sender has no transcript here (a pane teammate, another session);
+//     which is the inbox entry's id; legacy Claude gives none, so its entry is matched by text);
+//     its block on the recipient's side is passed over, unless the sender has no transcript here
+//     (a pane teammate, another session);
 //   - a spawn prompt on the lead's side (the Agent call and its `teammate_spawned` result);
 //   - what a member's process wrote itself, not its model (idle notifications, shutdown
 //     approvals: protocol frames), on the recipient's side;
@@ -37,7 +38,7 @@ export interface RecordMessage {
   sentAs?: string;
   /** A member's answer to the user (the final text of a turn the user started, a send to `user`). */
   answer?: true;
-  /** Read on the recipient's side: the caller matches it to other sources by sender, recipient and text. */
+  /** No id of Claude's (read on the recipient's side, or a legacy send): the caller matches it to other sources by sender, recipient and text. */
   byText?: true;
 }
 
@@ -181,6 +182,10 @@ export class RecordReader {
       const msgId = tur?.success === true && typeof tur.msg_id === 'string' ? tur.msg_id : undefined;
       const m: RecordMessage = { id: msgId ?? `tx-${id}`, from: this.opts.agent, to, text, timestamp: call.timestamp, via: 'message' };
       if (typeof call.input.summary === 'string') m.summary = call.input.summary;
+      // Sent, but with no id of Claude's (legacy Claude's entries and results carry none: the
+      // entry's id is derived from from|timestamp|text, and the timestamp is not here): the entry
+      // it wrote is matched by sender, recipient and text. A refused send wrote none.
+      if (msgId === undefined && tur?.success !== false) m.byText = true;
       // Aimed at the user or at Teamdeck's name: Claude refuses those, and this is the only place they exist.
       if (to.toLowerCase() === USER || this.opts.ours.has(to)) m.answer = true;
       out.push(m);

@@ -81,7 +81,7 @@ function descends(parents: Map<string, string>, from: string | undefined, uuid: 
   return false;
 }
 
-/** Tails the transcripts of one current-era team: the lead's and its in-process teammates'. */
+/** Tails the transcripts of one team whose config names its lead's session (either era): the lead's and its in-process teammates'. */
 export class TranscriptWatch {
   private projectDir: string | undefined;
   private tails = new Map<string, Tail>();

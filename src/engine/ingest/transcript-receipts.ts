@@ -2,7 +2,8 @@
 // whose teammate block is in its recipient's transcript is `seen`; the last text of a turn whose
 // prompts held Teamdeck's messages is the answer to exactly those (`replyTo`); a SendMessage the
 // member aimed at the user or at Teamdeck's name is an answer too (Claude refuses those sends,
-// so the transcript is the only place they exist).
+// so the transcript is the only place they exist; legacy Claude wrote them to user.json). Legacy
+// teams with transcripts are read the same way, Teamdeck's name there being `user`.
 import { senderFor } from '../claude/era.js';
 import { forEachConcurrently } from '../files/concurrently.js';
 import { USER_INBOX } from '../claude/team-reader.js';
@@ -92,7 +93,10 @@ export async function pollTeam(ctx: ReceiptsContext, rt: Team): Promise<{ rows: 
     if (s.attemptedAt !== undefined && s.deliveredAt === undefined && s.undeliverableAt === undefined && found.prompts.some((p) => p.agent === s.to && carries(rt, s, p))) ctx.delivery.noteSeenEarly(rt, s.id);
   }
   if (seen.length) await ctx.delivery.markSeen(rt, seen.map((s) => s.id));
-  const answers: Array<SendAttempt & { replyTo?: string[] }> = found.sends.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
+  // Legacy Claude delivers a send to the user into user.json: the record reads it (matched to
+  // that entry by text, transcript-record.ts), not as a refused send only its transcript holds.
+  const refused = rt.era === 'legacy' ? [] : found.sends;
+  const answers: Array<SendAttempt & { replyTo?: string[] }> = refused.filter((a) => ours.has(a.to.toLowerCase()) || ours.has(a.to));
   for (const a of found.turnAnswers) {
     // The turn answered exactly the messages whose blocks were in its prompts.
     // A socket message's answer is the member's SendMessage back to Teamdeck's socket, not the turn's last text.

@@ -96,7 +96,7 @@ export class TeamLifecycle {
     this.core(team).members = this.notTeamdeck(mergeMembers(buildMembers(team.config, [...this.ctx.inboxesOf(team)], team.history.observed.values()), team.meta?.members ?? []));
   }
 
-  /** Current era: agents seen only in transcripts (a teammate gone from config) join the roster; true if any did. */
+  /** Agents seen only in transcripts (a teammate gone from config) join the roster; true if any did. */
   addTranscriptAgents(team: Team, agents: Iterable<string>): boolean {
     const known = new Set(team.members.map((m) => m.name));
     const fresh = [...agents].filter((a) => !known.has(a) && a !== '' && !this.isTeamdeck(a));
@@ -106,10 +106,14 @@ export class TeamLifecycle {
     return true;
   }
 
-  /** Current era: the lead's session (config, else remembered) names the transcripts to follow. */
+  /**
+   * The lead's session (config, else remembered) names the transcripts to follow, in either era:
+   * a legacy team's config names its lead's session too, and its transcripts are merged with its
+   * inboxes and user.json as a current team's are (docs/claude-contract.md#record).
+   */
   watchTranscripts(team: Team): void {
     const session = team.config?.leadSessionId ?? team.meta?.leadSessionId;
-    if (team.era !== 'current' || !session || team.transcripts?.leadSessionId === session) return;
+    if (!session || team.transcripts?.leadSessionId === session) return;
     // An ended team's transcripts only grow at its end, if at all: where they were read to is kept.
     const offsets = team.ended ? join(team.history.dir, TRANSCRIPT_OFFSETS_FILE) : undefined;
     this.core(team).transcripts = new TranscriptWatch(this.ctx.configDir, session, team.config?.name ?? team.id, offsets);
