@@ -23,8 +23,10 @@
 // engine (TEAMDECK_BREAK, a test-only switch in src/engine); `--ends exit,sigterm,sigkill`
 // picks how leads end, `--one-team` keeps one team for the whole stream, `--life-seconds N`
 // makes every team live N seconds, `--end-last` ends the last team too (short runs that must
-// see a crash right after a write, or an end, or several), and `--fail-fast` stops the stream
-// at the first end that shows a failure (a team folder made again, a held message written).
+// see a crash right after a write, or an end, or several), `--fail-fast` stops the stream
+// at the first end that shows a failure (a team folder made again, a held message written), and
+// `--member-chance P` is the chance that a model given new messages first messages another
+// member of its own accord (0.25 by default).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -53,6 +55,7 @@ const { values } = parseArgs({
     'one-team': { type: 'boolean' },
     'life-seconds': { type: 'string' },
     'fail-fast': { type: 'boolean' },
+    'member-chance': { type: 'string' },
   },
   strict: true,
 });
@@ -62,7 +65,9 @@ const ENDS: EndKind[] = ['exit', 'sigterm', 'sigkill'];
 const seconds = values.seconds !== undefined ? Number(values.seconds) : 60 * Number(values.minutes ?? 3);
 const ends = (values.ends ?? ENDS.join(',')).split(',') as EndKind[];
 const lifeSeconds = values['life-seconds'] !== undefined ? Number(values['life-seconds']) : undefined;
+const memberChance = values['member-chance'] !== undefined ? Number(values['member-chance']) : 0.25;
 if (
+  !(memberChance >= 0 && memberChance <= 1) ||
   !Number.isFinite(seconds) ||
   seconds < 5 ||
   seconds > 6 * 3600 ||
@@ -71,7 +76,7 @@ if (
   (lifeSeconds !== undefined && !(lifeSeconds >= 1))
 ) {
   process.stderr.write(
-    `usage: soak-claude.ts [--minutes N | --seconds N (>= 5)] [--seed N] [--keep] [--quiet] [--out FILE] [--break ${BREAKS.join('|')}] [--ends ${ENDS.join(',')}] [--one-team] [--life-seconds N] [--end-last] [--fail-fast]\n`,
+    `usage: soak-claude.ts [--minutes N | --seconds N (>= 5)] [--seed N] [--keep] [--quiet] [--out FILE] [--break ${BREAKS.join('|')}] [--ends ${ENDS.join(',')}] [--one-team] [--life-seconds N] [--end-last] [--fail-fast] [--member-chance P]\n`,
   );
   process.exit(2);
 }
@@ -90,6 +95,7 @@ const command = [
   ...(lifeSeconds ? [`--life-seconds ${lifeSeconds}`] : []),
   ...(values['end-last'] ? ['--end-last'] : []),
   ...(values['fail-fast'] ? ['--fail-fast'] : []),
+  ...(values['member-chance'] !== undefined ? [`--member-chance ${memberChance}`] : []),
 ].join(' ');
 
 const log = (s: string) => {
@@ -133,7 +139,7 @@ async function run(): Promise<number> {
     leadWorkMs: [500, 2_500],
     latencyMs: [20, 300],
     teammates: TEAMMATES,
-    memberMessageChance: 0.25,
+    memberMessageChance: memberChance,
     quiet,
   });
   deck = await openDeck({ scripts: models.scripts, ...(values.break ? { breakEngine: values.break } : {}) });
