@@ -4,7 +4,9 @@
 //
 // A real interactive lead (the pinned Claude Code) that `teamdeck launch` starts in Teamdeck's
 // tmux server, with three in-process teammates; scripted models answer every message with a
-// text carrying its number, sometimes after a spell of work (a long Bash call), then go idle.
+// text carrying its number, sometimes after a spell of work (a long Bash call), then go idle;
+// now and then a model first sends another member a message of its own (SendMessage: teammate
+// to teammate, teammate to lead, lead to teammate), each of which must be in the team's feed once.
 // Meanwhile a steady random stream of sends through `teamdeck send` (as a teammate message in
 // the inbox, or typed into the hosted terminal), the engine SIGKILLed and restarted at random
 // (sometimes mid-send, sometimes right after an inbox write), foreign processes holding inbox
@@ -14,15 +16,17 @@
 // written to a JSON file (default bench/results/soak-claude.json).
 //
 // Exit 0 when nothing is lost, duplicated outside the crash window, reordered, made again after
-// Claude removed it, missed among the answers, or undeliverable (or refused) for a reason that
+// Claude removed it, missed among the answers or the members' own messages (or shown twice), or undeliverable (or refused) for a reason that
 // did not hold; 1 when something is; 2 when the soak itself could not run. A watchdog bounds it.
 //
 // `--break no-dedup|recreate-folders|no-ended-check` runs it against a deliberately broken
 // engine (TEAMDECK_BREAK, a test-only switch in src/engine); `--ends exit,sigterm,sigkill`
 // picks how leads end, `--one-team` keeps one team for the whole stream, `--life-seconds N`
 // makes every team live N seconds, `--end-last` ends the last team too (short runs that must
-// see a crash right after a write, or an end, or several), and `--fail-fast` stops the stream
-// at the first end that shows a failure (a team folder made again, a held message written).
+// see a crash right after a write, or an end, or several), `--fail-fast` stops the stream
+// at the first end that shows a failure (a team folder made again, a held message written), and
+// `--member-chance P` is the chance that a model given new messages first messages another
+// member of its own accord (0.25 by default).
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -51,6 +55,7 @@ const { values } = parseArgs({
     'one-team': { type: 'boolean' },
     'life-seconds': { type: 'string' },
     'fail-fast': { type: 'boolean' },
+    'member-chance': { type: 'string' },
   },
   strict: true,
 });
@@ -60,7 +65,9 @@ const ENDS: EndKind[] = ['exit', 'sigterm', 'sigkill'];
 const seconds = values.seconds !== undefined ? Number(values.seconds) : 60 * Number(values.minutes ?? 3);
 const ends = (values.ends ?? ENDS.join(',')).split(',') as EndKind[];
 const lifeSeconds = values['life-seconds'] !== undefined ? Number(values['life-seconds']) : undefined;
+const memberChance = values['member-chance'] !== undefined ? Number(values['member-chance']) : 0.25;
 if (
+  !(memberChance >= 0 && memberChance <= 1) ||
   !Number.isFinite(seconds) ||
   seconds < 5 ||
   seconds > 6 * 3600 ||
@@ -69,7 +76,7 @@ if (
   (lifeSeconds !== undefined && !(lifeSeconds >= 1))
 ) {
   process.stderr.write(
-    `usage: soak-claude.ts [--minutes N | --seconds N (>= 5)] [--seed N] [--keep] [--quiet] [--out FILE] [--break ${BREAKS.join('|')}] [--ends ${ENDS.join(',')}] [--one-team] [--life-seconds N] [--end-last] [--fail-fast]\n`,
+    `usage: soak-claude.ts [--minutes N | --seconds N (>= 5)] [--seed N] [--keep] [--quiet] [--out FILE] [--break ${BREAKS.join('|')}] [--ends ${ENDS.join(',')}] [--one-team] [--life-seconds N] [--end-last] [--fail-fast] [--member-chance P]\n`,
   );
   process.exit(2);
 }
@@ -88,6 +95,7 @@ const command = [
   ...(lifeSeconds ? [`--life-seconds ${lifeSeconds}`] : []),
   ...(values['end-last'] ? ['--end-last'] : []),
   ...(values['fail-fast'] ? ['--fail-fast'] : []),
+  ...(values['member-chance'] !== undefined ? [`--member-chance ${memberChance}`] : []),
 ].join(' ');
 
 const log = (s: string) => {
@@ -121,6 +129,8 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void s
 
 async function run(): Promise<number> {
   const rng = createRng(SEED, 'soak');
+  // Members the models leave alone for a while (a crash timed on Teamdeck's write to them).
+  const quiet = new Set<string>();
   const models = soakModels({
     rng: createRng(SEED, 'models'),
     workChance: 0.5,
@@ -128,11 +138,14 @@ async function run(): Promise<number> {
     leadWorkChance: 0.15,
     leadWorkMs: [500, 2_500],
     latencyMs: [20, 300],
+    teammates: TEAMMATES,
+    memberMessageChance: memberChance,
+    quiet,
   });
   deck = await openDeck({ scripts: models.scripts, ...(values.break ? { breakEngine: values.break } : {}) });
   log(`seed ${SEED}, ${seconds} s of sends${values.break ? `, engine broken: ${values.break}` : ''}; run folder ${deck.run.run}`);
   const h: Happened = { seed: SEED, seconds, startedAt: Date.now(), streamEndedAt: 0, sends: [], lives: [], kills: [], spells: [], folds: { ok: 0, failed: 0, tornTails: 0, failures: [] }, notes: [] };
-  const soak = new Soak(deck, rng, h, log);
+  const soak = new Soak(deck, rng, h, log, quiet);
   const progress = setInterval(() => log(`${h.sends.length} sent, ${h.kills.length} engine kills, ${h.lives.length} teams`), 15_000);
   try {
     await runScenario(soak, { seconds, teammates: TEAMMATES, ends, endLast: values['end-last'] ?? false, oneTeam: values['one-team'] ?? false, failFast: values['fail-fast'] ?? false, ...(lifeSeconds ? { lifeMs: lifeSeconds * 1000 } : {}) });

@@ -15,12 +15,15 @@
 // - answers: every answer a model gave that Claude recorded in a transcript is in the
 //   member's thread in Teamdeck.
 // - recreated folders: a team folder seen again after Claude removed it.
+// - member messages: every message a member's model sent another member, in the team's feed
+//   exactly once, from its sender to its recipient (members.ts says which count as sent).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SentState } from '../../src/engine/journal/journal.js';
 import type { Observer } from '../../test/claude/harness/observer.js';
 import type { ApiRequest } from '../../test/claude/harness/script.js';
 import { LEAD } from './actions.js';
+import { memberAccount, type MemberAccount } from './members.js';
 import { arrivals as arrivalsIn, givenAnswers, readableAfterSpells, spells, type Arrival } from './models.js';
 import type { Happened, TeamLife } from './record.js';
 import type { Views } from './scenario.js';
@@ -62,6 +65,8 @@ export interface Account {
   seen: { byTeamdeck: number; byModels: number; teamdeckSeenModelDidNot: number };
   cutOff: { byTeamEnd: number; byShutdown: number; whileEnding: number };
   answers: { given: number; recorded: number; captured: number; missed: number; percentCaptured: number };
+  /** The members' own messages (members.ts): sent N, in Teamdeck N, missed 0, shown twice 0. */
+  memberMessages: Omit<MemberAccount, 'problems'>;
   lost: number;
   /** Lost among them: delivered after Teamdeck marked the end (or, not having marked it, over NOTICE_MS after it). */
   deliveredAfterTeamdeckKnewTheEnd: number;
@@ -350,6 +355,8 @@ export function account(input: AccountInput): Account {
       problems.push(`${l.team} ended by ${l.end.kind}, and Teamdeck ${marked === undefined ? 'never showed it ended' : `showed it ended only ${marked - l.end.at} ms later`}`);
     }
   }
+  const { problems: memberProblems, ...memberMessages } = memberAccount({ log, feeds: views.feeds, lives: h.lives, projectsDir: input.projectsDir });
+  problems.push(...memberProblems);
   const kills: Record<string, number> = { total: h.kills.length };
   for (const k of h.kills) bump(kills, k.why);
   const teams = h.lives.map((l) => ({
@@ -392,6 +399,7 @@ export function account(input: AccountInput): Account {
     seen: seenCount,
     cutOff,
     answers: { given, recorded: recordedN, captured, missed: recordedN - captured, percentCaptured: recordedN ? Math.round((captured / recordedN) * 1000) / 10 : 100 },
+    memberMessages,
     lost,
     deliveredAfterTeamdeckKnewTheEnd: afterKnown,
     endsNotNoticed,

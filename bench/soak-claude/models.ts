@@ -5,7 +5,13 @@
 // idle. The lead also obeys `[[SHUTDOWN:name]]` in a soak message, any agent `[[WORK:<s>]]` (a
 // spell of that many seconds), and teammates approve a shutdown request after a moment. A
 // script is a function of one request (the conversation so far), so agents calling at once
-// cannot race; only the answer counter and the random stream are shared.
+// cannot race; only the answer and member-message counters and the random stream are shared.
+//
+// Members also talk among themselves: given new soak messages, a model sometimes first sends
+// another member a message of its own (a SendMessage: teammate to teammate, teammate to lead,
+// lead to teammate) whose text starts `member-msg <n> from <sender> to <recipient>:` (n counts
+// them, so each is unique), and then goes on with its turn. A model given only members'
+// messages says `<agent>: ok`. The request log holds every call a model made, with its id.
 import type { Rng } from '../../src/sim/prng.js';
 import { LEAD_TOKEN } from '../../test/claude/harness/api-standin.js';
 import { blocksOf, directiveScript, text, textOfBlock, tool, type ApiRequest, type ReplyBlock, type Script } from '../../test/claude/harness/script.js';
@@ -14,6 +20,11 @@ import { blocksOf, directiveScript, text, textOfBlock, tool, type ApiRequest, ty
 export const MESSAGE_TOKEN = /soak-msg (\d+) for ([\w-]+)/g;
 /** The label an answer starts with. */
 export const ANSWER_LABEL = /^([\w-]+) answer (\d+): ((?:#\d+ ?)+)$/;
+/** The start of a member's own message; nothing else in the soak writes `member-msg`. */
+export const MEMBER_LABEL = /^member-msg (\d+) from ([\w-]+) to ([\w-]+):/;
+/** The lead's name on the team (its model is the stand-in's `lead`). */
+const LEAD_NAME = 'team-lead';
+const MEMBER_WORDS = ['please', 'look', 'at', 'the', 'flaky', 'test', 'in', 'déjà', '日本語', 'quotes "y"', '<b>', 'and', 'tell', 'me'];
 
 export interface ModelOptions {
   rng: Rng;
@@ -25,6 +36,12 @@ export interface ModelOptions {
   leadWorkMs: [number, number];
   /** How long a model takes to answer (ms). */
   latencyMs: [number, number];
+  /** The teammates' names: whom the lead messages, and whom (with the lead) a teammate does. */
+  teammates: string[];
+  /** Chance that a model given new soak messages first messages another member. */
+  memberMessageChance: number;
+  /** Members nobody messages now (the soak times a crash on writes to their inbox). */
+  quiet?: ReadonlySet<string>;
 }
 
 function seqsIn(s: string): number[] {
@@ -39,20 +56,28 @@ function hasToolUse(content: unknown): boolean {
  * The soak messages of the turn in progress: every one in the user content since the agent's
  * last answer that ended a turn (an assistant message without tool calls).
  */
-export function turnSeqs(req: ApiRequest): { seqs: number[]; worked: boolean } {
+export function turnSeqs(req: ApiRequest): { seqs: number[]; worked: boolean; messaged: boolean; justMessaged: boolean } {
   const ms = req.body?.messages ?? [];
   const seqs: number[] = [];
   let worked = false;
+  let messaged = false;
+  let justMessaged = false;
+  let last = true;
   for (let i = ms.length - 1; i >= 0; i--) {
     const m = ms[i]!;
     if (m.role === 'assistant') {
       if (!hasToolUse(m.content)) break;
-      if (blocksOf(m.content).some((b) => b.type === 'tool_use' && b.name === 'Bash')) worked = true;
+      const calls = blocksOf(m.content).filter((b) => b.type === 'tool_use');
+      if (calls.some((b) => b.name === 'Bash')) worked = true;
+      const member = calls.some((b) => b.name === 'SendMessage' && MEMBER_LABEL.test(String((b.input as { message?: unknown } | undefined)?.message ?? '')));
+      if (member) messaged = true;
+      if (last) justMessaged = member;
+      last = false;
       continue;
     }
     for (const b of blocksOf(m.content)) seqs.unshift(...seqsIn(textOfBlock(b)));
   }
-  return { seqs: [...new Set(seqs)], worked };
+  return { seqs: [...new Set(seqs)], worked, messaged, justMessaged };
 }
 
 export interface Models {
@@ -61,6 +86,7 @@ export interface Models {
 
 export function soakModels(opts: ModelOptions): Models {
   let answers = 0;
+  let memberMessages = 0;
   const { rng } = opts;
   const directives = directiveScript();
   const later = (reply: ReplyBlock[]): Promise<ReplyBlock[]> => new Promise((r) => setTimeout(() => r(reply), rng.int(opts.latencyMs[0], opts.latencyMs[1])));
@@ -70,8 +96,21 @@ export function soakModels(opts: ModelOptions): Models {
     if (isLead && req.newText.includes(LEAD_TOKEN)) return directives(req);
     // (It thinks a shutdown over for a moment: the soak sends it a message meanwhile.)
     if (!isLead && /"type":\s*"shutdown_request"/.test(req.newText)) return new Promise((r) => setTimeout(() => r(directives(req)), rng.int(700, 1_000)));
-    const { seqs, worked } = turnSeqs(req);
+    const { seqs, worked, messaged, justMessaged } = turnSeqs(req);
     const fresh = seqsIn(req.newText);
+    // `[[WORK:<s>]]` in a message: a spell of exactly that long (the soak needs a member busy).
+    const asked = /\[\[WORK:(\d+)\]\]/.exec(req.newText)?.[1];
+    // A message of its own to another member, once per turn, before it works or answers.
+    if (fresh.length && asked === undefined && !messaged && rng.chance(opts.memberMessageChance)) {
+      const from = isLead ? LEAD_NAME : req.agent;
+      const others = [LEAD_NAME, ...opts.teammates].filter((m) => m !== from && !opts.quiet?.has(m));
+      if (others.length) {
+        const to = rng.pick(others);
+        const words = Array.from({ length: rng.int(2, 10) }, () => rng.pick(MEMBER_WORDS)).join(' ');
+        memberMessages++;
+        return later([tool('SendMessage', { to, summary: `${from} writes to ${to}`, message: `member-msg ${memberMessages} from ${from} to ${to}: ${words}` })]);
+      }
+    }
     const out: ReplyBlock[] = [];
     if (isLead) {
       for (const m of req.newText.matchAll(/\[\[SHUTDOWN:([\w-]+)\]\]/g)) {
@@ -81,9 +120,7 @@ export function soakModels(opts: ModelOptions): Models {
     }
     if (seqs.length === 0) return later([text(`${req.agent}: ok`)]);
     const [chance, [lo, hi]] = isLead ? [opts.leadWorkChance, opts.leadWorkMs] : [opts.workChance, opts.workMs];
-    // `[[WORK:<s>]]` in a message: a spell of exactly that long (the soak needs a member busy).
-    const asked = /\[\[WORK:(\d+)\]\]/.exec(req.newText)?.[1];
-    if (fresh.length && !worked && (asked !== undefined || rng.chance(chance))) {
+    if ((fresh.length || justMessaged) && !worked && (asked !== undefined || rng.chance(chance))) {
       const secs = asked ?? (rng.int(lo, hi) / 1000).toFixed(1);
       return later([tool('Bash', { command: `sleep ${secs}; echo WORKED`, description: `work on ${seqs.map((s) => `#${s}`).join(' ')}` })]);
     }
@@ -192,4 +229,52 @@ export function readableAfterSpells(all: Spell[], agent: string, team: string, a
     }
   }
   return t;
+}
+
+/** A member's own message, as its model made the call. */
+export interface MemberSend {
+  n: number;
+  /** The stand-in's agent (`lead` or a teammate's name) and the member names of the text. */
+  agent: string;
+  from: string;
+  to: string;
+  team?: string;
+  text: string;
+  /** The tool_use id Claude records the call under (the stand-in gave it). */
+  callId: string;
+  at: number;
+}
+
+export function memberSends(log: ApiRequest[]): MemberSend[] {
+  const out: MemberSend[] = [];
+  for (const r of log.filter(isModelCall)) {
+    for (const b of r.reply ?? []) {
+      if (b.type !== 'tool_use' || b.name !== 'SendMessage' || typeof b.input.message !== 'string' || !b.id) continue;
+      const m = MEMBER_LABEL.exec(b.input.message);
+      if (m) out.push({ n: Number(m[1]), agent: r.agent, from: m[2]!, to: m[3]!, team: teamOf(r), text: b.input.message, callId: b.id, at: r.at });
+    }
+  }
+  return out;
+}
+
+/** The results of tool calls that came back to the models: tool_use id -> whether Claude said it failed, and its words. */
+export function toolResults(log: ApiRequest[]): Map<string, { isError: boolean; text: string }> {
+  const out = new Map<string, { isError: boolean; text: string }>();
+  for (const r of log.filter(isModelCall)) {
+    for (const b of r.newContent) {
+      if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') out.set(b.tool_use_id, { isError: b.is_error === true, text: textOfBlock(b) });
+    }
+  }
+  return out;
+}
+
+/** Members' own messages their recipients' models saw: `<n>` per copy seen by the agent it names. */
+export function memberArrivals(log: ApiRequest[]): number[] {
+  const out: number[] = [];
+  for (const r of log.filter(isModelCall)) {
+    for (const m of r.newText.matchAll(/member-msg (\d+) from [\w-]+ to ([\w-]+):/g)) {
+      if ((m[2] === LEAD_NAME ? 'lead' : m[2]) === r.agent) out.push(Number(m[1]));
+    }
+  }
+  return out;
 }

@@ -10,6 +10,10 @@ export function failures(a: Account): string[] {
   if (a.orderViolations.total) out.push(`order violations for ${a.orderViolations.total} targets`);
   if (a.recreatedFolders) out.push(`${a.recreatedFolders} team folders recreated`);
   if (a.answers.missed) out.push(`${a.answers.missed} answers missed`);
+  const mm = a.memberMessages;
+  if (mm.missed) out.push(`${mm.missed} member messages missed`);
+  if (mm.shownTwice) out.push(`${mm.shownTwice} member messages shown twice`);
+  if (mm.wrongSides) out.push(`${mm.wrongSides} member messages shown with the wrong sender, recipient or text`);
   if (a.undeliverable.falseReasons) out.push(`${a.undeliverable.falseReasons} undeliverable with a false reason`);
   if (a.refused.falseReasons) out.push(`${a.refused.falseReasons} refused with a false reason`);
   if (a.journalFolds.failed) out.push(`${a.journalFolds.failed} journal folds failed`);
@@ -18,6 +22,7 @@ export function failures(a: Account): string[] {
 }
 
 export function printAccount(a: Account, out: (s: string) => void): void {
+  const mm = a.memberMessages;
   const rows: [string, string | number][] = [
     ['command', a.command],
     ['seed', a.seed],
@@ -35,6 +40,11 @@ export function printAccount(a: Account, out: (s: string) => void): void {
     ['seen', `by the models ${a.seen.byModels}; seen in Teamdeck ${a.seen.byTeamdeck} (of which the model never got ${a.seen.teamdeckSeenModelDidNot})`],
     ['cut off by an end', `team end ${a.cutOff.byTeamEnd}, shutdown ${a.cutOff.byShutdown}, delivered as it ended ${a.cutOff.whileEnding}`],
     ['answers', `given ${a.answers.given}, in transcripts ${a.answers.recorded}, in Teamdeck ${a.answers.captured} (${a.answers.percentCaptured}%), missed ${a.answers.missed}`],
+    ['member messages', `sent ${mm.sent}, in Teamdeck ${mm.inTeamdeck}, missed ${mm.missed}, shown twice ${mm.shownTwice}`],
+    [
+      'member messages, more',
+      `made ${mm.made}, not run (sender ended first) ${mm.notRun}, refused by Claude ${mm.refusedByClaude}, read by their recipients ${mm.readByRecipient}, wrong sender/recipient/text ${mm.wrongSides}; ${Object.entries(mm.byRoute).map(([k, v]) => `${k} ${v}`).join(', ') || 'none'}`,
+    ],
     ['lost', `${a.lost} (delivered after Teamdeck knew the end: ${a.deliveredAfterTeamdeckKnewTheEnd})`],
     ['misdelivered', a.misdelivered],
     ['stalled (queued over 20 s while the team ran)', `${a.stalled.count} ${JSON.stringify(a.stalled.byChannel)}${a.stalled.count ? `, longest ${(a.stalled.longestMs / 1000).toFixed(1)} s` : ''}`],

@@ -13,7 +13,7 @@ import type { CliTeam } from '../../test/claude/harness/teamdeck-cli.js';
 import { delay, waitFor } from '../../test/claude/harness/wait.js';
 import { LEAD, Soak } from './actions.js';
 import { checkFolder, endLead } from './ending.js';
-import { arrivals, givenAnswers, modelsBusy } from './models.js';
+import { arrivals, givenAnswers, MEMBER_LABEL, memberSends, modelsBusy, toolResults } from './models.js';
 import type { Channel, EndKind, TeamLife } from './record.js';
 
 export interface ScenarioOptions {
@@ -35,6 +35,8 @@ export interface Views {
   teams: CliTeam[];
   /** `team|member` -> the thread, sent messages and answers. */
   threads: Map<string, ThreadMessage[]>;
+  /** `team` -> its feed (every message of the team, as the window shows it). */
+  feeds: Map<string, ThreadMessage[]>;
   /** Every team's journal, folded after the last engine stopped. */
   journals: Map<string, FoldedState>;
 }
@@ -245,6 +247,22 @@ export async function drain(soak: Soak): Promise<void> {
     },
     { what: "every answer of the running team in Teamdeck's threads", timeoutMs: 15_000, intervalMs: 500 },
   ).catch(() => soak.h.notes.push('the drain ended with answers Teamdeck did not show yet'));
+  // Every member's own message whose call came back to its model, in its team's feed (ended teams too).
+  await waitFor(
+    async () => {
+      const ran = toolResults(deck.api.log);
+      const want = memberSends(deck.api.log).filter((s) => ran.has(s.callId));
+      const c = await deck.client();
+      try {
+        const shown = new Set<string>();
+        for (const life of soak.h.lives) for (const m of await c.feed(life.team)) if (MEMBER_LABEL.test(m.text)) shown.add(m.text);
+        return want.every((s) => shown.has(s.text));
+      } finally {
+        await c.stop();
+      }
+    },
+    { what: "every member's own message in Teamdeck's feed", timeoutMs: 15_000, intervalMs: 500 },
+  ).catch(() => soak.h.notes.push("the drain ended with members' own messages Teamdeck did not show yet"));
 }
 
 /** Teamdeck's view, then the last engine's clean stop and a fold of every journal. */
@@ -254,13 +272,15 @@ export async function collect(soak: Soak): Promise<Views> {
   await deck.startEngine();
   const teams = await deck.cli.teams();
   const threads = new Map<string, ThreadMessage[]>();
+  const feeds = new Map<string, ThreadMessage[]>();
   const c = await deck.client();
   try {
     for (const life of soak.h.lives) for (const m of [LEAD, ...life.teammates]) threads.set(`${life.team}|${m}`, await c.thread(life.team, m));
+    for (const life of soak.h.lives) feeds.set(life.team, await c.feed(life.team));
   } finally {
     await c.stop();
   }
   await deck.stopEngine();
   const journals = await soak.foldAll();
-  return { teams, threads, journals };
+  return { teams, threads, feeds, journals };
 }

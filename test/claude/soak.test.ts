@@ -1,9 +1,10 @@
 // The soak against the real Claude Code, short (bench/soak-claude.ts; `npm run soak:claude` runs
 // it for minutes): a lead Teamdeck launches with three in-process teammates on scripted models,
 // sends through the command (inbox and the hosted terminal), engine SIGKILLs, foreign inbox
-// locks, a lead ended and a new team launched. Nothing may be lost, doubled outside the crash
-// window, reordered, made again after Claude removed it, missed among the answers, or
-// undeliverable for a reason that did not hold. Then a deliberately broken engine for each of
+// locks, a lead ended and a new team launched, and the members messaging each other on their own.
+// Nothing may be lost, doubled outside the crash window, reordered, made again after Claude
+// removed it, missed among the answers, or undeliverable for a reason that did not hold; every
+// message a member sent another is in the team's feed exactly once. Then a deliberately broken engine for each of
 // three rules (TEAMDECK_BREAK, a test-only switch in src/engine), each caught by a short soak
 // aimed at it: the account must fail, on the counter that names the break.
 import { spawn } from 'node:child_process';
@@ -54,7 +55,7 @@ function runSoak(name: string, args: string[], seed = SEED): Promise<SoakRun> {
 }
 
 describeClaude('the soak against Claude Code (short runs)', () => {
-  it(`30 s of sends, engine kills, foreign locks and a lead's end: nothing lost, doubled, reordered, recreated or missed (seed ${SEED})`, { timeout: 180_000 }, async () => {
+  it(`30 s of sends, engine kills, foreign locks, members' own messages and a lead's end: nothing lost, doubled, reordered, recreated or missed (seed ${SEED})`, { timeout: 180_000 }, async () => {
     const r = await runSoak('thirty', ['--seconds', '30']);
     expect(r.code, r.stderr).toBe(0);
     const a = r.account!;
@@ -62,6 +63,9 @@ describeClaude('the soak against Claude Code (short runs)', () => {
     expect(a.engineKills.total).toBeGreaterThan(0);
     expect(a.teams.length).toBeGreaterThanOrEqual(1);
     expect(a.seen.byModels).toBeGreaterThan(0);
+    // The members talked among themselves, and Teamdeck shows each of their messages once.
+    expect(a.memberMessages.sent).toBeGreaterThan(0);
+    expect(a.memberMessages.inTeamdeck).toBe(a.memberMessages.sent);
     expect({
       lost: a.lost,
       duplicatesOutsideWindow: a.duplicates.outsideWindow,
@@ -72,7 +76,23 @@ describeClaude('the soak against Claude Code (short runs)', () => {
       falseRefusals: a.refused.falseReasons,
       journalFoldFailures: a.journalFolds.failed,
       endsNotNoticed: a.endsNotNoticed,
-    }).toEqual({ lost: 0, duplicatesOutsideWindow: 0, orderViolations: 0, recreatedFolders: 0, missedAnswers: 0, falseUndeliverable: 0, falseRefusals: 0, journalFoldFailures: 0, endsNotNoticed: 0 });
+      memberMessagesMissed: a.memberMessages.missed,
+      memberMessagesShownTwice: a.memberMessages.shownTwice,
+      memberMessagesWrongSides: a.memberMessages.wrongSides,
+    }).toEqual({
+      lost: 0,
+      duplicatesOutsideWindow: 0,
+      orderViolations: 0,
+      recreatedFolders: 0,
+      missedAnswers: 0,
+      falseUndeliverable: 0,
+      falseRefusals: 0,
+      journalFoldFailures: 0,
+      endsNotNoticed: 0,
+      memberMessagesMissed: 0,
+      memberMessagesShownTwice: 0,
+      memberMessagesWrongSides: 0,
+    });
     expect(a.answers.percentCaptured).toBe(100);
   });
 
