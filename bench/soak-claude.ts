@@ -162,7 +162,8 @@ async function run(): Promise<number> {
   mkdirSync(dirname(OUT), { recursive: true });
   writeFileSync(OUT, JSON.stringify(a, null, 2) + '\n');
   const failed = failures(a);
-  process.stdout.write(failed.length ? `FAILED: ${failed.join('; ')}\n` : 'OK\n');
+  const verdict = values.break ? `FAILED, as a run against an engine broken on purpose (TEAMDECK_BREAK=${values.break}) should` : 'FAILED';
+  process.stdout.write(failed.length ? `${verdict}: ${failed.join('; ')}\n` : 'OK\n');
   log(`account written to ${OUT}`);
   const keep = values.keep === true || (failed.length > 0 && !values.break);
   if (keep) {

@@ -9,7 +9,8 @@
 //   its lead's process gone, its terminal closed) or the member had shut down, before Teamdeck said so.
 // - duplicates: a model saw a message more than once. Inside the documented window only when an
 //   engine kill found it journaled but not delivered (terminal: typing begun), one extra copy per
-//   such kill at most, and never two copies in one request (they were in the inbox together).
+//   such kill at most, and never two copies in one request. Each doubling says what its inbox
+//   held (inbox-history.ts): two entries at once, or one written again after a prune.
 // - order: per member and channel, the order models first saw messages in is the journal's,
 //   and the journal's is the order of the sends.
 // - answers: every answer a model gave that Claude recorded in a transcript is in the
@@ -23,6 +24,7 @@ import type { SentState } from '../../src/engine/journal/journal.js';
 import type { Observer } from '../../test/claude/harness/observer.js';
 import type { ApiRequest } from '../../test/claude/harness/script.js';
 import { LEAD } from './actions.js';
+import { describeHistory, inboxHistory } from './inbox-history.js';
 import { memberAccount, type MemberAccount } from './members.js';
 import { arrivals as arrivalsIn, givenAnswers, readableAfterSpells, spells, type Arrival } from './models.js';
 import type { Happened, TeamLife } from './record.js';
@@ -286,11 +288,14 @@ export function account(input: AccountInput): Account {
       const windows = h.kills.filter((k) => k.at < s.deliveredAt! && k.pending.includes(rec.seq) && (rec.channel !== 'terminal' || k.attempted.includes(rec.seq)));
       const together = new Set(copies.map((c) => c.request)).size < copies.length;
       let why = '';
-      if (together) why = 'two copies reached the model in one request (they were in the inbox together)';
+      if (together) why = 'two copies reached the model in one request';
       else if (copies.length - 1 > windows.length) why = `${copies.length} copies, but ${windows.length} kill(s) found it written and not yet journaled as delivered`;
       if (why) {
         duplicates.outsideWindow++;
-        problems.push(`soak-msg ${rec.seq} to ${rec.to} (${rec.channel}) reached its model ${copies.length} times outside the crash window: ${why}`);
+        // Where the doubling happened: in the file (two entries at once, or written again after a prune) or after it.
+        const history = rec.channel === 'inbox' ? `; ${describeHistory(inboxHistory(input.observer, rec.team, rec.to, rec.text))}` : '';
+        const where = ` (requests ${[...new Set(copies.map((c) => c.request))].join(', ')}; seed ${h.seed})`;
+        problems.push(`soak-msg ${rec.seq} to ${rec.to} (${rec.channel}) reached its model ${copies.length} times outside the crash window: ${why}${history}${where}`);
       } else duplicates.inWindow++;
     }
   }

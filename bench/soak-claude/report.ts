@@ -55,8 +55,12 @@ export function printAccount(a: Account, out: (s: string) => void): void {
     ['journal folds OK', `${a.journalFolds.ok} of ${a.journalFolds.ok + a.journalFolds.failed} (torn tails cut: ${a.journalFolds.tornTailsCut})`],
   ];
   const w = Math.max(...rows.map((r) => r[0].length));
-  const lines = ['', 'Teamdeck soak against Claude Code', ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)];
-  for (const p of a.problems.slice(0, 60)) lines.push(`  problem: ${p}`);
+  // A run against an engine broken on purpose fails by design: every line that reads like a
+  // failure says so, or a log read for `problem:` takes the break's catch for a real one.
+  const head = a.breakEngine ? `Teamdeck soak against Claude Code, ENGINE BROKEN ON PURPOSE (TEAMDECK_BREAK=${a.breakEngine}): its problems are the break being caught` : 'Teamdeck soak against Claude Code';
+  const lines = ['', head, ...rows.map(([k, v]) => `  ${k.padEnd(w)}  ${v}`)];
+  const label = a.breakEngine ? `problem (expected, TEAMDECK_BREAK=${a.breakEngine})` : 'problem';
+  for (const p of a.problems.slice(0, 60)) lines.push(`  ${label}: ${p}`);
   if (a.problems.length > 60) lines.push(`  ... and ${a.problems.length - 60} more problems`);
   for (const x of a.stalled.examples) lines.push(`  stalled: ${x}`);
   for (const n of a.notes) lines.push(`  note: ${n}`);
