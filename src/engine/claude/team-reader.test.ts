@@ -112,6 +112,12 @@ describe('roster: union of config members, inbox owners and senders', () => {
     expect(members.map((m) => m.name)).toEqual(['a']);
   });
 
+  it("never lists Claude's `system` sender (its teammate-terminated notices) as a member", () => {
+    const notice = { id: 'n', team: 't', from: 'system', to: 'team-lead', text: '{"type":"teammate_terminated"}', timestamp: T0, time: 0, read: false };
+    const members = buildMembers({ members: [{ name: 'team-lead' }, { name: 'a' }], skippedMembers: [], raw: {} }, ['team-lead', 'a'], [notice]);
+    expect(members.map((m) => m.name)).toEqual(['team-lead', 'a']);
+  });
+
   it('treats a lead seen only in inbox traffic as the lead', () => {
     const members = buildMembers(undefined, ['researcher', 'team-lead'], []);
     expect(members.map((m) => [m.name, m.isLead])).toEqual([

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { MemberInfo, TeamMessage, TeamProblem, TeamSummary } from '../../shared/types.js';
 import { readTeamConfig, type TeamConfig } from './config.js';
 import { readInbox, type ReadOptions } from './inbox-read.js';
-import { classifyEra, DEFAULT_SENDER_NAME, leadReadsInbox, senderFor } from './era.js';
+import { classifyEra, DEFAULT_SENDER_NAME, isUnaddressable, leadReadsInbox, senderFor } from './era.js';
 import { DELETED_TEAM_FOLDER } from './lifecycle.js';
 import { inboxFileStem, isSafeSegment, teamPaths } from './paths.js';
 
@@ -102,7 +102,8 @@ export function buildMembers<T extends { from: string }>(config: TeamConfig | un
   }
   const addSeen = (name: string) => {
     const stem = inboxFileStem(name);
-    if (name === USER_INBOX || stem === USER_INBOX || byStem.has(stem) || !isSafeSegment(stem)) return;
+    // Claude's reserved names are never members: `system` sends its notices (a teammate terminated).
+    if (name === USER_INBOX || stem === USER_INBOX || isUnaddressable(name) || byStem.has(stem) || !isSafeSegment(stem)) return;
     const info: MemberInfo = { name, inboxName: stem, isLead: isLeadMember({ name }), inConfig: false };
     members.push(info);
     byStem.set(stem, info);
