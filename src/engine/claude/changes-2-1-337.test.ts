@@ -51,6 +51,25 @@ describe('2.1.337 transcript rows', () => {
     expect(turnEndText({ ...answer, ...NEW_ROW_FIELDS })).toEqual({ id: 'msg_1', text: 'Four.' });
   });
 
+  it('reads a tool result row with mcpOutputReplaced, toolInputInvalid or toolResultFileRefusal as one without', () => {
+    const result = {
+      type: 'user',
+      uuid: 'r1',
+      timestamp: T,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'done', is_error: false }] },
+      toolUseResult: { stdout: 'done', stderr: '', interrupted: false },
+    };
+    const names = new Map([['toolu_1', 'Bash']]);
+    for (const flag of ['mcpOutputReplaced', 'toolInputInvalid', 'toolResultFileRefusal']) {
+      const flagged = { ...result, [flag]: true, ...NEW_ROW_FIELDS };
+      expect(toolResults(flagged), flag).toEqual(toolResults(result));
+      expect(toolResults(flagged), flag).toHaveLength(1);
+      expect(promptOf(flagged), flag).toBeUndefined();
+      expect(isCancelledTurn(flagged), flag).toBe(false);
+      expect(timelineItems(flagged, names), flag).toEqual(timelineItems(result, names));
+    }
+  });
+
   it('takes a user row with interruptedByCancel for a cancelled turn, never for a prompt', () => {
     // What 2.1.337 writes when the user presses Escape during a turn (rowSource "harness").
     const cancelled = { type: 'user', message: { role: 'user', content: [{ type: 'text', text: '[Request interrupted by user]' }] }, rowSource: 'harness', interruptedByCancel: true, uuid: 'c1', timestamp: T, ...NEW_ROW_FIELDS };
