@@ -14,7 +14,7 @@
 // change the size.
 import { closeSync, existsSync, openSync, readSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { generateTeams } from '../src/sim/fixture-gen.js';
 import { appendHistory, HISTORY_FORMAT, writeHistory, type GenSession } from '../src/sim/history-gen.js';
@@ -33,6 +33,10 @@ interface ImportStatus {
   bytesDone: number;
   bytesTotal: number;
   teamsFound: number;
+  /** Transcript bytes the run read (an engine before it counted them leaves it out). */
+  bytesRead?: number;
+  /** The run's own length, ms. */
+  ms?: number;
 }
 
 interface Manifest {
@@ -193,7 +197,10 @@ export async function benchImport(): Promise<Row[]> {
     const cold = await coldStart(host, page);
     const during = await hostClient(host).then((c) => importStatus(c).finally(() => c.close()));
     const finished = await watch.done;
-    const importMs = finished.at - host.spawnedAt;
+    const spawnToDoneMs = finished.at - host.spawnedAt;
+    // The import's own run (the engine's clock, from its start after the first roster to its
+    // end), as the plain read is timed alone; spawn to done is in the note.
+    const importMs = finished.status.ms ?? spawnToDoneMs;
     const readFirst = rchar(host.pid);
     const listed = await teamsListed(host);
     await page.context().close();
@@ -215,7 +222,7 @@ export async function benchImport(): Promise<Row[]> {
     const ratio = importMs / plainMs;
     const peak = watch.peakRss();
     const size = `${manifest.sessions.length} lead sessions x ${TEAMMATES} teammates, ${manifest.files.length.toLocaleString('en')} files, ${totalMb.toFixed(0)} MB, ${manifest.messages.toLocaleString('en')} messages over 30 days${generatedMs === undefined ? ' (cached)' : `, generated in ${(generatedMs / 1000).toFixed(0)} s`}`;
-    const readAll = second.status.bytesDone;
+    const readAgain = second.status.bytesRead;
     return [
       {
         scenario: 'import',
@@ -227,11 +234,11 @@ export async function benchImport(): Promise<Row[]> {
         ratio: cold.paint / 1000,
         target: '<= 1 s',
         met: cold.paint <= 1000,
-        note: `${size}; one running team beside them; host ready at ${cold.ready.toFixed(0)} ms; at the first roster the import had read ${(during.bytesDone / 1e6).toFixed(0)} of ${(during.bytesTotal / 1e6).toFixed(0)} MB (running: ${during.running})`,
+        note: `${size}; one running team beside them; host ready at ${cold.ready.toFixed(0)} ms; ${during.running ? `just after the first roster the import was running, ${(during.bytesDone / 1e6).toFixed(0)} of ${(during.bytesTotal / 1e6).toFixed(0)} MB done` : during.filesTotal === 0 ? 'just after the first roster the import had not begun (it starts once the first read is done)' : 'the import was already done at the first roster'}; ${cpus().length} cores shared with whatever else runs (load average ${loadavg()[0]!.toFixed(1)})`,
       },
       {
         scenario: 'import',
-        figure: 'whole import (spawn -> importStatus done)',
+        figure: 'whole import (its run, engine clock)',
         unit: 's',
         median: importMs / 1000,
         compare: 'plain read of the same bytes',
@@ -239,7 +246,7 @@ export async function benchImport(): Promise<Row[]> {
         ratio,
         target: '<= 3x a plain read',
         met: ratio <= 3,
-        note: `${mbps.toFixed(0)} MB/s against ${(totalMb / (plainMs / 1000)).toFixed(0)} MB/s read bare (warm page cache, 1 MB reads, one file at a time); importStatus at the end: ${JSON.stringify(finished.status)}; teams listed: ${listed.ended} ended, ${listed.running} running; the process read ${(readFirst / 1e6).toFixed(0)} MB in all (/proc rchar: code, state and transcripts); polled every ${POLL_MS} ms`,
+        note: `${mbps.toFixed(0)} MB/s against ${(totalMb / (plainMs / 1000)).toFixed(0)} MB/s read bare (1 MB reads, one file at a time); page cache warm for both (the plain read ran twice just before the import, the files fit in memory); spawn -> importStatus done ${(spawnToDoneMs / 1000).toFixed(1)} s (the engine's start and first roster included); ${cpus().length} cores shared with whatever else runs (load average at the end ${loadavg()[0]!.toFixed(1)}); importStatus at the end: ${JSON.stringify(finished.status)}; teams listed: ${listed.ended} ended, ${listed.running} running; the process read ${(readFirst / 1e6).toFixed(0)} MB in all (/proc rchar: code, state and transcripts); polled every ${POLL_MS} ms`,
       },
       {
         scenario: 'import',
@@ -257,13 +264,13 @@ export async function benchImport(): Promise<Row[]> {
         scenario: 'import',
         figure: 'restart after Claude wrote more: bytes read from transcripts',
         unit: 'KB',
-        median: readAll / 1e3,
+        median: (readAgain ?? NaN) / 1e3,
         compare: 'bytes added',
         compareValue: added.bytes / 1e3,
-        ratio: readAll / Math.max(1, added.bytes),
+        ratio: (readAgain ?? NaN) / Math.max(1, added.bytes),
         target: 'only the bytes added',
-        met: readAll <= added.bytes + 64 * 1024 && readRestart < manifest.bytes / 20,
-        note: `${added.files.length} files touched (rows appended to one lead transcript, one teammate's transcript and meta new); importStatus ${JSON.stringify(second.status)}; done ${restartMs.toFixed(0)} ms after spawn; the process read ${(readRestart / 1e6).toFixed(1)} MB in all (/proc rchar: code, state and transcripts) against ${totalMb.toFixed(0)} MB of transcripts`,
+        met: readAgain !== undefined && readAgain <= added.bytes && readRestart < manifest.bytes / 20,
+        note: `${readAgain === undefined ? 'this engine does not count the bytes it reads (importStatus.bytesRead); ' : ''}${added.files.length} files touched (rows appended to one lead transcript, one teammate's transcript and meta new); importStatus ${JSON.stringify(second.status)}; done ${restartMs.toFixed(0)} ms after spawn; the process read ${(readRestart / 1e6).toFixed(1)} MB in all (/proc rchar: code, state and transcripts) against ${totalMb.toFixed(0)} MB of transcripts`,
       },
     ];
   } finally {

@@ -120,6 +120,13 @@ export class TranscriptWatch {
     await writeOffsets(this.offsetsFile, out);
   }
 
+  /** Bytes the reads of this team's transcripts took so far. */
+  bytesRead(): number {
+    let n = 0;
+    for (const t of this.tails.values()) n += t.tail.bytesRead;
+    return n;
+  }
+
   /** Looks for transcripts (new teammates' too) and names each agent's file. */
   async find(leadName: string): Promise<Map<string, string>> {
     await this.discover(leadName);

@@ -19,6 +19,8 @@ export class JsonlTail {
   private skipping = false;
   /** The last read began at the end of the file as the read before it left it. */
   wasLive = false;
+  /** Bytes taken from the file by the reads so far. */
+  bytesRead = 0;
 
   constructor(readonly path: string) {}
 
@@ -74,6 +76,7 @@ export class JsonlTail {
       return []; // swapped for a link or gone since the lstat
     }
     this.offset += n;
+    this.bytesRead += n;
     this.atEnd = this.offset >= st.size;
     let data = this.partial.length ? Buffer.concat([this.partial, buf.subarray(0, n)]) : buf.subarray(0, n);
     const rows: Record<string, unknown>[] = [];

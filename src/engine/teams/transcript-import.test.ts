@@ -82,7 +82,10 @@ describe('teams found in transcripts', () => {
     expect(feed.find((m) => m.text === 'researcher reporting in')!.timestamp).toBe('2026-12-07T06:18:07.016Z');
     const exported = JSON.parse((await s.export({ team: TEAM, format: 'json' })).text) as { messages: unknown[] };
     expect(exported.messages).toHaveLength(feed.length);
-    expect((await s.importStatus())).toMatchObject({ running: false, teamsFound: 1, filesTotal: 3, filesDone: 3 });
+    const status = await s.importStatus();
+    expect(status).toMatchObject({ running: false, teamsFound: 1, filesTotal: 3, filesDone: 3 });
+    // Every byte of the three transcripts was read, once.
+    expect(status.bytesRead).toBe(status.bytesTotal);
   });
 
   it('reads only what was added at the next start, and the same team is not listed twice', async () => {
@@ -98,8 +101,11 @@ describe('teams found in transcripts', () => {
     const t = '2026-12-07T06:30:00.000Z';
     await appendFile(leadPath, JSON.stringify({ type: 'user', uuid: 'late-1', timestamp: t, origin: { kind: 'human' }, promptSource: 'typed', message: { role: 'user', content: 'One more?' } }) + '\n');
     await appendFile(leadPath, JSON.stringify({ type: 'assistant', uuid: 'late-2', timestamp: t, message: { id: 'msg_late', role: 'assistant', stop_reason: 'end_turn', content: [{ type: 'text', text: 'One more.' }] } }) + '\n');
+    const added = (await stat(leadPath)).size - offsets.files[leadPath]!.offset;
     s = await started(state);
     expect((await s.listTeams()).filter((x) => x.id === TEAM)).toHaveLength(1);
+    // Only the two rows added were read.
+    expect((await s.importStatus()).bytesRead).toBe(added);
     const feed = await s.feed(TEAM);
     expect(feed.length).toBe(before + 2);
     expect(feed.slice(-2).map(brief)).toEqual([
