@@ -159,6 +159,7 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     openTeam: (id) => p.dir.openTeam(id),
     poll: async (rt) => (await pollTeam(receipts, rt)).rows,
     noteEnded: (rt) => {
+      p.usage.settle(rt.id);
       p.dir.ended.note(rt);
       p.dir.announceTeams();
     },
