@@ -4,9 +4,12 @@
 // on a fresh state folder, as a user starts it. Through the public surface only (the page, the
 // `importStatus` call, the teams list):
 //   - cold start to the first painted roster row while the import runs (target <= 1 s);
-//   - the whole import's time and MB/s, against a plain read of the same bytes (ratio <= 3);
+//   - the whole import's time and MB/s, against a plain read of the same bytes (ratio <= 3): the
+//     import's own run as the engine times it (importStatus.ms), the plain read timed alone, the
+//     page cache warm for both; spawn to done, and CPU seconds of both, in the note (the machine
+//     may be shared: CPU time says what wall time cannot);
 //   - the serve process's resident memory during the import (peak of samples, target <= 300 MB);
-//   - a restart after Claude wrote more: what it reads (importStatus's bytes, and the process's
+//   - a restart after Claude wrote more: what it reads (importStatus.bytesRead, and the process's
 //     own read count from /proc) against the bytes added, and how long it takes.
 // The history is generated once into a cache folder (not the repository) and reused while it is
 // less than 12 hours old; each run puts the cached files back as they were generated.
@@ -14,7 +17,7 @@
 // change the size.
 import { closeSync, existsSync, openSync, readSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { homedir, tmpdir } from 'node:os';
+import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { generateTeams } from '../src/sim/fixture-gen.js';
 import { appendHistory, HISTORY_FORMAT, writeHistory, type GenSession } from '../src/sim/history-gen.js';
@@ -33,6 +36,10 @@ interface ImportStatus {
   bytesDone: number;
   bytesTotal: number;
   teamsFound: number;
+  /** Transcript bytes the run read (an engine before it counted them leaves it out). */
+  bytesRead?: number;
+  /** The run's own length, ms. */
+  ms?: number;
 }
 
 interface Manifest {
@@ -122,6 +129,16 @@ function rchar(pid: number): number {
   }
 }
 
+/** CPU time a process has used, user and system, in seconds (Linux /proc/<pid>/stat, 100 ticks a second). */
+function cpuSeconds(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** The engine's import progress; an engine without the call says so in words. */
 function importStatus(client: { call<T>(name: string): Promise<T> }): Promise<ImportStatus> {
   return client.call<ImportStatus>('importStatus').catch((e: Error) => {
@@ -181,7 +198,10 @@ export async function benchImport(): Promise<Row[]> {
   const totalMb = manifest.bytes / 1e6;
   // Twice: the first pulls the files into the page cache if they were not there; the import reads them warm too.
   plainRead(config, manifest.files);
+  const cpu0 = process.cpuUsage();
   const plainMs = plainRead(config, manifest.files);
+  const plainCpu = process.cpuUsage(cpu0);
+  const plainCpuS = (plainCpu.user + plainCpu.system) / 1e6;
   const stateDir = await mkdtemp(join(tmpdir(), 'teamdeck-bench-import-'));
   const browser = await launchBrowser();
   const hosts: Host[] = [];
@@ -193,8 +213,12 @@ export async function benchImport(): Promise<Row[]> {
     const cold = await coldStart(host, page);
     const during = await hostClient(host).then((c) => importStatus(c).finally(() => c.close()));
     const finished = await watch.done;
-    const importMs = finished.at - host.spawnedAt;
+    const spawnToDoneMs = finished.at - host.spawnedAt;
+    // The import's own run (the engine's clock, from its start after the first roster to its
+    // end), as the plain read is timed alone; spawn to done is in the note.
+    const importMs = finished.status.ms ?? spawnToDoneMs;
     const readFirst = rchar(host.pid);
+    const serveCpuS = cpuSeconds(host.pid);
     const listed = await teamsListed(host);
     await page.context().close();
     await host.stop();
@@ -215,7 +239,7 @@ export async function benchImport(): Promise<Row[]> {
     const ratio = importMs / plainMs;
     const peak = watch.peakRss();
     const size = `${manifest.sessions.length} lead sessions x ${TEAMMATES} teammates, ${manifest.files.length.toLocaleString('en')} files, ${totalMb.toFixed(0)} MB, ${manifest.messages.toLocaleString('en')} messages over 30 days${generatedMs === undefined ? ' (cached)' : `, generated in ${(generatedMs / 1000).toFixed(0)} s`}`;
-    const readAll = second.status.bytesDone;
+    const readAgain = second.status.bytesRead;
     return [
       {
         scenario: 'import',
@@ -227,11 +251,11 @@ export async function benchImport(): Promise<Row[]> {
         ratio: cold.paint / 1000,
         target: '<= 1 s',
         met: cold.paint <= 1000,
-        note: `${size}; one running team beside them; host ready at ${cold.ready.toFixed(0)} ms; at the first roster the import had read ${(during.bytesDone / 1e6).toFixed(0)} of ${(during.bytesTotal / 1e6).toFixed(0)} MB (running: ${during.running})`,
+        note: `${size}; one running team beside them; host ready at ${cold.ready.toFixed(0)} ms; ${during.running ? `just after the first roster the import was running, ${during.filesTotal === 0 ? 'listing the transcripts' : `${(during.bytesDone / 1e6).toFixed(0)} of ${(during.bytesTotal / 1e6).toFixed(0)} MB done`}` : during.filesTotal === 0 ? 'just after the first roster the import had not begun (it starts once the first read is done)' : 'the import was already done at the first roster'}; ${cpus().length} cores shared with whatever else runs (load average ${loadavg()[0]!.toFixed(1)})`,
       },
       {
         scenario: 'import',
-        figure: 'whole import (spawn -> importStatus done)',
+        figure: 'whole import (its run, engine clock)',
         unit: 's',
         median: importMs / 1000,
         compare: 'plain read of the same bytes',
@@ -239,7 +263,7 @@ export async function benchImport(): Promise<Row[]> {
         ratio,
         target: '<= 3x a plain read',
         met: ratio <= 3,
-        note: `${mbps.toFixed(0)} MB/s against ${(totalMb / (plainMs / 1000)).toFixed(0)} MB/s read bare (warm page cache, 1 MB reads, one file at a time); importStatus at the end: ${JSON.stringify(finished.status)}; teams listed: ${listed.ended} ended, ${listed.running} running; the process read ${(readFirst / 1e6).toFixed(0)} MB in all (/proc rchar: code, state and transcripts); polled every ${POLL_MS} ms`,
+        note: `${mbps.toFixed(0)} MB/s against ${(totalMb / (plainMs / 1000)).toFixed(0)} MB/s read bare (1 MB reads, one file at a time); page cache warm for both (the plain read ran twice just before the import, the files fit in memory); spawn -> importStatus done ${(spawnToDoneMs / 1000).toFixed(1)} s (the engine's start and first roster included); CPU time: serve ${serveCpuS.toFixed(1)} s from spawn to the import's end (its start, the page and the search index's indexing of what the import journals included) against ${plainCpuS.toFixed(2)} s for the plain read (${(serveCpuS / plainCpuS).toFixed(0)}x); ${cpus().length} cores shared with whatever else runs (load average at the end ${loadavg()[0]!.toFixed(1)}); importStatus at the end: ${JSON.stringify(finished.status)}; teams listed: ${listed.ended} ended, ${listed.running} running; the process read ${(readFirst / 1e6).toFixed(0)} MB in all (/proc rchar: code, state and transcripts); polled every ${POLL_MS} ms`,
       },
       {
         scenario: 'import',
@@ -257,13 +281,13 @@ export async function benchImport(): Promise<Row[]> {
         scenario: 'import',
         figure: 'restart after Claude wrote more: bytes read from transcripts',
         unit: 'KB',
-        median: readAll / 1e3,
+        median: (readAgain ?? NaN) / 1e3,
         compare: 'bytes added',
         compareValue: added.bytes / 1e3,
-        ratio: readAll / Math.max(1, added.bytes),
+        ratio: (readAgain ?? NaN) / Math.max(1, added.bytes),
         target: 'only the bytes added',
-        met: readAll <= added.bytes + 64 * 1024 && readRestart < manifest.bytes / 20,
-        note: `${added.files.length} files touched (rows appended to one lead transcript, one teammate's transcript and meta new); importStatus ${JSON.stringify(second.status)}; done ${restartMs.toFixed(0)} ms after spawn; the process read ${(readRestart / 1e6).toFixed(1)} MB in all (/proc rchar: code, state and transcripts) against ${totalMb.toFixed(0)} MB of transcripts`,
+        met: readAgain !== undefined && readAgain <= added.bytes && readRestart < manifest.bytes / 20,
+        note: `${readAgain === undefined ? 'this engine does not count the bytes it reads (importStatus.bytesRead); ' : ''}${added.files.length} files touched (rows appended to one lead transcript, one teammate's transcript and meta new); importStatus ${JSON.stringify(second.status)}; done ${restartMs.toFixed(0)} ms after spawn; the process read ${(readRestart / 1e6).toFixed(1)} MB in all (/proc rchar: code, state and transcripts) against ${totalMb.toFixed(0)} MB of transcripts`,
       },
     ];
   } finally {

@@ -452,4 +452,11 @@ export interface ImportStatus {
   bytesDone: number;
   bytesTotal: number;
   teamsFound: number;
+  /**
+   * Transcript bytes this run read: a file read to its end by an earlier run is not read again,
+   * one that grew is read from where it was left.
+   */
+  bytesRead: number;
+  /** How long this run has taken (ms): to now while it runs, its whole length once it is done. */
+  ms: number;
 }

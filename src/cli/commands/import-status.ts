@@ -11,7 +11,7 @@ export const importStatusCommand: Command = {
   name: 'import-status',
   summary: "how far the reading of teams found in Claude's transcripts has got",
   usage: 'teamdeck import-status',
-  help: ['  (--json prints {running, filesDone, filesTotal, bytesDone, bytesTotal, teamsFound})'],
+  help: ['  (--json prints {running, filesDone, filesTotal, bytesDone, bytesTotal, teamsFound, bytesRead, ms})'],
   options: {},
   async run(p, io) {
     noPositionals(p);

@@ -42,7 +42,18 @@ function blocks(row: Row): Array<Record<string, unknown>> {
 
 /** First line, bounded: what fits on an activity line. */
 export function oneLine(s: string, max = MAX_SUMMARY_CHARS): string {
-  const line = s.trim().split('\n').find((l) => l.trim() !== '') ?? '';
+  // The first line with something on it, found without splitting all of a long text.
+  let line = '';
+  for (let at = 0; at < s.length; ) {
+    const nl = s.indexOf('\n', at);
+    const l = s.slice(at, nl < 0 ? s.length : nl);
+    if (l.trim() !== '') {
+      line = l;
+      break;
+    }
+    if (nl < 0) break;
+    at = nl + 1;
+  }
   const t = line.trim().replace(/\s+/g, ' ');
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
 }

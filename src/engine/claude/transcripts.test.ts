@@ -100,6 +100,27 @@ describe('TranscriptWatch, a typed turn whose row lands after its answer', () =>
   });
 });
 
+describe('TranscriptWatch, a typed turn whose row lands after a turn of tool calls', () => {
+  it('ties the answer to it through the calls and results between, and ties no answer to a prompt that follows', async () => {
+    const config = join(await tempDir(), '.claude');
+    const dir = join(config, 'projects', '-p');
+    await mkdir(dir, { recursive: true });
+    const file = join(dir, 's2.jsonl');
+    const t = '2026-12-01T10:00:00.000Z';
+    const call = { type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: t, message: { id: 'msg_1', stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] } };
+    const result = { type: 'user', uuid: 'r1', parentUuid: 'a1', timestamp: t, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a b' }] } };
+    const answer = { type: 'assistant', uuid: 'a2', parentUuid: 'r1', timestamp: t, message: { id: 'msg_2', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Two files.' }] } };
+    const typed = (uuid: string, parent: string, text: string) => ({ type: 'user', uuid, parentUuid: parent, timestamp: t, origin: { kind: 'human' }, promptSource: 'typed', message: { role: 'user', content: text } });
+    await writeFile(file, [call, result, answer].map((r) => JSON.stringify(r) + '\n').join(''));
+    const w = new TranscriptWatch(config, 's2', 'session-s2');
+    expect((await w.poll('team-lead')).turnAnswers).toEqual([]);
+    // The prompt three rows up the answer's parents, then a new prompt after the answer.
+    await appendFile(file, JSON.stringify(typed('u1', 'u0', 'What is here?')) + '\n' + JSON.stringify(typed('u2', 'a2', 'And now?')) + '\n');
+    const found = await w.poll('team-lead');
+    expect(found.turnAnswers.map((a) => [a.id, a.prompts])).toEqual([['tx-msg_2', ['What is here?']]]);
+  });
+});
+
 describe('holdsTeammateBlock', () => {
   const block = (id: string, body: string, attrs = '') => `<teammate-message teammate_id="${id}"${attrs}>\n${body}\n</teammate-message>`;
   it('matches the exact body inside a block from that sender only', () => {

@@ -71,12 +71,37 @@ interface Tail {
   prompts: PromptRow[];
   /** uuid → parentUuid of the latest rows (bounded). */
   parents: Map<string, string>;
+  /** How many of the remembered rows name each uuid as their parent: only those can be an ancestor. */
+  named: Map<string, number>;
   /** The latest turn end, until a prompt row of its own turn can no longer come late. */
   lastEnd?: { id: string; text: string; timestamp: string; parent: string | undefined };
 }
 
+/** Remembers a row's parent (the latest MAX_PARENTS rows). */
+function rememberParent(t: Tail, uuid: string, parent: string): void {
+  const before = t.parents.get(uuid);
+  if (before !== undefined) unname(t, before);
+  t.parents.set(uuid, parent);
+  t.named.set(parent, (t.named.get(parent) ?? 0) + 1);
+  if (t.parents.size > MAX_PARENTS) {
+    const [oldest, itsParent] = t.parents.entries().next().value!;
+    t.parents.delete(oldest);
+    unname(t, itsParent);
+  }
+}
+
+function unname(t: Tail, parent: string): void {
+  const n = t.named.get(parent) ?? 0;
+  if (n <= 1) t.named.delete(parent);
+  else t.named.set(parent, n - 1);
+}
+
 /** Whether `uuid` is `from` or one of its ancestors, as far as the remembered rows go. */
-function descends(parents: Map<string, string>, from: string | undefined, uuid: string): boolean {
+function descends(t: Tail, from: string | undefined, uuid: string): boolean {
+  // Past `from`, the walk visits only parents the remembered rows name: a uuid none names (a
+  // prompt row written in its place, the usual case) is not looked for along 512 rows.
+  if (uuid !== from && !t.named.has(uuid)) return false;
+  const parents = t.parents;
   for (let at = from, n = 0; at !== undefined && n < MAX_PARENTS; at = parents.get(at), n++) if (at === uuid) return true;
   return false;
 }
@@ -118,6 +143,13 @@ export class TranscriptWatch {
       if (p.ino !== undefined && p.offset > 0) out[path] = { offset: p.offset, ino: p.ino };
     }
     await writeOffsets(this.offsetsFile, out);
+  }
+
+  /** Bytes the reads of this team's transcripts took so far. */
+  bytesRead(): number {
+    let n = 0;
+    for (const t of this.tails.values()) n += t.tail.bytesRead;
+    return n;
   }
 
   /** Looks for transcripts (new teammates' too) and names each agent's file. */
@@ -180,7 +212,7 @@ export class TranscriptWatch {
     const dir = await this.findProjectDir();
     if (!dir) return;
     const lead = join(dir, `${this.leadSessionId}.jsonl`);
-    if (!this.tails.has(lead)) this.tails.set(lead, { tail: this.newTail(lead), agent: leadName, prompts: [], parents: new Map() });
+    if (!this.tails.has(lead)) this.tails.set(lead, { tail: this.newTail(lead), agent: leadName, prompts: [], parents: new Map(), named: new Map() });
     const sub = join(dir, this.leadSessionId, 'subagents');
     let names: string[];
     try {
@@ -201,7 +233,7 @@ export class TranscriptWatch {
       const m = SUBAGENT_FILE.exec(n);
       const path = join(sub, n);
       if (!m || this.tails.has(path)) continue;
-      this.tails.set(path, { tail: this.newTail(path), agent: await this.subagentName(path, m[1]!), prompts: [], parents: new Map() });
+      this.tails.set(path, { tail: this.newTail(path), agent: await this.subagentName(path, m[1]!), prompts: [], parents: new Map(), named: new Map() });
     }
   }
 
@@ -256,8 +288,7 @@ export class TranscriptWatch {
         const uuid = typeof row.uuid === 'string' ? row.uuid : undefined;
         const parent = typeof row.parentUuid === 'string' ? row.parentUuid : undefined;
         if (uuid && parent) {
-          t.parents.set(uuid, parent);
-          if (t.parents.size > MAX_PARENTS) t.parents.delete(t.parents.keys().next().value!);
+          rememberParent(t, uuid, parent);
         }
         // A turn that may answer Teamdeck: a message from one of its names, a typed turn (the
         // terminal channel), a socket message. Which sends it answers is decided by the caller.
@@ -268,7 +299,7 @@ export class TranscriptWatch {
           found.prompts.push(p);
           // A typed prompt's row can reach the file after its turn's answer (Claude writes the
           // reply as it streams): the answer's parents lead back to it, so it is that turn's.
-          const late = t.lastEnd && uuid && descends(t.parents, t.lastEnd.parent, uuid) ? t.lastEnd : undefined;
+          const late = t.lastEnd && uuid && descends(t, t.lastEnd.parent, uuid) ? t.lastEnd : undefined;
           if (late) {
             if (mayAnswer(p)) found.turnAnswers.push({ id: `tx-${late.id}`, agent, to: '', text: late.text, timestamp: late.timestamp, prompts: [p.text], promptRows: [p] });
           } else t.prompts.push(p);

@@ -25,6 +25,19 @@ describe('JsonlTail', () => {
     expect(await tail.read()).toEqual([{ b: 1 }]);
   });
 
+  it('reads rows with multi-byte characters whole, a character torn between two reads too, and passes blank lines', async () => {
+    const path = join(await tempDir(), 'u.jsonl');
+    const row = Buffer.from('{"t":"héllo ✓ 😀"}\n', 'utf8');
+    // Torn inside the emoji's four bytes.
+    const cut = row.indexOf(Buffer.from('😀')) + 2;
+    await writeFile(path, Buffer.concat([Buffer.from('\n{"t":"ü"}\n\n'), row.subarray(0, cut)]));
+    const tail = new JsonlTail(path);
+    expect(await tail.read()).toEqual([{ t: 'ü' }]);
+    await appendFile(path, Buffer.concat([row.subarray(cut), Buffer.from('{"t":"∑"}\n')]));
+    expect(await tail.read()).toEqual([{ t: 'héllo ✓ 😀' }, { t: '∑' }]);
+    expect(tail.position().offset).toBe(Buffer.from('\n{"t":"ü"}\n\n').length + row.length + Buffer.from('{"t":"∑"}\n').length);
+  });
+
   it('never follows a symbolic link (a transcript could point anywhere)', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'outside'));

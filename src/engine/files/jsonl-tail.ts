@@ -19,6 +19,8 @@ export class JsonlTail {
   private skipping = false;
   /** The last read began at the end of the file as the read before it left it. */
   wasLive = false;
+  /** Bytes taken from the file by the reads so far. */
+  bytesRead = 0;
 
   constructor(readonly path: string) {}
 
@@ -60,7 +62,7 @@ export class JsonlTail {
       return [];
     }
     const length = Math.min(st.size - this.offset, MAX_READ_PER_POLL);
-    const buf = Buffer.alloc(length);
+    const buf = Buffer.allocUnsafe(length);
     let n: number;
     try {
       const fh = await openNoFollow(this.path);
@@ -74,6 +76,7 @@ export class JsonlTail {
       return []; // swapped for a link or gone since the lstat
     }
     this.offset += n;
+    this.bytesRead += n;
     this.atEnd = this.offset >= st.size;
     let data = this.partial.length ? Buffer.concat([this.partial, buf.subarray(0, n)]) : buf.subarray(0, n);
     const rows: Record<string, unknown>[] = [];
@@ -91,14 +94,24 @@ export class JsonlTail {
       this.skipping = true;
     }
     if (lastNl < 0) return rows;
-    for (const line of data.subarray(0, lastNl).toString('utf8').split('\n')) {
-      if (line.length === 0 || line.length > MAX_LINE) continue;
-      try {
-        const v: unknown = JSON.parse(line);
-        if (v && typeof v === 'object' && !Array.isArray(v)) rows.push(v as Record<string, unknown>);
-      } catch {
-        // a line that is not JSON says nothing
+    // Line by line from the bytes: decoding the whole chunk and splitting it made every row a
+    // slice of one big string, which JSON.parse took at half the speed (measured over 200 MB of
+    // transcripts), and a single non-ASCII character made the whole chunk two-byte.
+    for (let start = 0; start < lastNl; ) {
+      const nl = data.indexOf(0x0a, start);
+      const end = nl < 0 || nl > lastNl ? lastNl : nl;
+      if (end > start && end - start <= MAX_LINE * 4) {
+        const line = data.toString('utf8', start, end);
+        if (line.length <= MAX_LINE) {
+          try {
+            const v: unknown = JSON.parse(line);
+            if (v && typeof v === 'object' && !Array.isArray(v)) rows.push(v as Record<string, unknown>);
+          } catch {
+            // a line that is not JSON says nothing
+          }
+        }
       }
+      start = end + 1;
     }
     return rows;
   }

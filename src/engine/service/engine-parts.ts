@@ -124,7 +124,8 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     decorateActivity: (rt, activity) => p.leadActions.decorateActivity(rt, activity),
     // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
     onActivity: (rt) => p.delivery.kickTerminal(rt),
-    onVersion: () => p.dir.announceTeams(),
+    // An ended team's version is learned as it is read (an import reads hundreds): told soon, once.
+    onVersion: (rt) => (rt.ended ? p.dir.announceTeamsSoon() : p.dir.announceTeams()),
   });
   const receipts: ReceiptsContext = {
     now, emit, senderName, teams, delivery: p.delivery,
@@ -159,8 +160,9 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     openTeam: (id) => p.dir.openTeam(id),
     poll: async (rt) => (await pollTeam(receipts, rt)).rows,
     noteEnded: (rt) => {
+      p.usage.settle(rt.id);
       p.dir.ended.note(rt);
-      p.dir.announceTeams();
+      p.dir.announceTeamsSoon();
     },
   });
   p.leadActions = new LeadActions({

@@ -383,7 +383,22 @@ export class TeamDirectory {
 
   /** Tells the window the list of teams. */
   announceTeams(): void {
+    if (this.teamsSoon) clearTimeout(this.teamsSoon);
+    this.teamsSoon = undefined;
     this.ctx.emit({ type: 'teams', teams: this.summaries() });
+  }
+
+  private teamsSoon: NodeJS.Timeout | undefined;
+
+  /**
+   * The list is told within a quarter of a second, once for every change meanwhile: the import
+   * of teams found in transcripts adds them by the hundred, and told at each (twice: its version,
+   * its end) the whole list went to the window 600 times for 300 teams.
+   */
+  announceTeamsSoon(): void {
+    if (this.teamsSoon) return;
+    this.teamsSoon = setTimeout(() => this.announceTeams(), 250);
+    this.teamsSoon.unref?.();
   }
 
   summaryOf(team: Team): TeamSummary {

@@ -1,9 +1,10 @@
 // A team Teamdeck never saw run, found in Claude's transcripts (a real run's, Claude Code 2.1.332:
 // test/fixtures/claude-2.1.332/team-record) and listed as ended with its roster and record.
-import { appendFile, cp, mkdir, readdir, readFile, stat } from 'node:fs/promises';
+import { appendFile, cp, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTempDir, REPO_ROOT } from '../../../test/helpers/tmp.js';
+import type { AppEvent } from '../../shared/contract.js';
 import { TeamService } from '../service/team-service.js';
 
 const CAPTURE = join(REPO_ROOT, 'test', 'fixtures', 'claude-2.1.332', 'team-record');
@@ -82,7 +83,10 @@ describe('teams found in transcripts', () => {
     expect(feed.find((m) => m.text === 'researcher reporting in')!.timestamp).toBe('2026-12-07T06:18:07.016Z');
     const exported = JSON.parse((await s.export({ team: TEAM, format: 'json' })).text) as { messages: unknown[] };
     expect(exported.messages).toHaveLength(feed.length);
-    expect((await s.importStatus())).toMatchObject({ running: false, teamsFound: 1, filesTotal: 3, filesDone: 3 });
+    const status = await s.importStatus();
+    expect(status).toMatchObject({ running: false, teamsFound: 1, filesTotal: 3, filesDone: 3 });
+    // Every byte of the three transcripts was read, once.
+    expect(status.bytesRead).toBe(status.bytesTotal);
   });
 
   it('reads only what was added at the next start, and the same team is not listed twice', async () => {
@@ -98,8 +102,11 @@ describe('teams found in transcripts', () => {
     const t = '2026-12-07T06:30:00.000Z';
     await appendFile(leadPath, JSON.stringify({ type: 'user', uuid: 'late-1', timestamp: t, origin: { kind: 'human' }, promptSource: 'typed', message: { role: 'user', content: 'One more?' } }) + '\n');
     await appendFile(leadPath, JSON.stringify({ type: 'assistant', uuid: 'late-2', timestamp: t, message: { id: 'msg_late', role: 'assistant', stop_reason: 'end_turn', content: [{ type: 'text', text: 'One more.' }] } }) + '\n');
+    const added = (await stat(leadPath)).size - offsets.files[leadPath]!.offset;
     s = await started(state);
     expect((await s.listTeams()).filter((x) => x.id === TEAM)).toHaveLength(1);
+    // Only the two rows added were read.
+    expect((await s.importStatus()).bytesRead).toBe(added);
     const feed = await s.feed(TEAM);
     expect(feed.length).toBe(before + 2);
     expect(feed.slice(-2).map(brief)).toEqual([
@@ -107,5 +114,31 @@ describe('teams found in transcripts', () => {
       ['answer', 'team-lead', 'user', 'One more.'],
     ]);
     expect((await readdir(join(state, 'journal')))).toEqual([TEAM]);
+  });
+  it('tells the window the list a few times while it imports many teams, not twice per team, and lists them all', async () => {
+    // The same lead session copied under eight more session ids, each its own team.
+    const proj = join(config, 'projects', '-home-me-proj');
+    const copies = Array.from({ length: 8 }, (_, i) => ({ session: `${SESSION.slice(0, -2)}${String(i).padStart(2, '0')}`, team: `session-copy${i}` }));
+    for (const c of copies) {
+      await cp(join(proj, `${SESSION}.jsonl`), join(proj, `${c.session}.jsonl`));
+      await mkdir(join(proj, c.session, 'subagents'), { recursive: true });
+      for (const n of await readdir(join(proj, SESSION, 'subagents'))) {
+        const text = await readFile(join(proj, SESSION, 'subagents', n), 'utf8');
+        await writeFile(join(proj, c.session, 'subagents', n), n.endsWith('.meta.json') ? text.replace(TEAM, c.team) : text);
+      }
+    }
+    svc = new TeamService({ teamsRoot: join(config, 'teams'), stateDir: join(base, 'state'), configDir: config, watch: true });
+    const told: AppEvent[] = [];
+    svc.onEvent((e) => told.push(e));
+    const t0 = Date.now();
+    await svc.start();
+    const s = svc;
+    await expect.poll(async () => (await s.importStatus()).running === false && (await s.importStatus()).filesDone, { timeout: 20_000 }).toBe(27);
+    // The last word on the list comes within a quarter of a second of the import's end.
+    await expect.poll(() => told.filter((e) => e.type === 'teams').at(-1), { timeout: 2_000 }).toMatchObject({ teams: expect.arrayContaining([...copies.map((c) => expect.objectContaining({ id: c.team })), expect.objectContaining({ id: TEAM })]) });
+    // Told at most once a quarter second (and a few times around its start), never twice per team as it was.
+    const lists = told.filter((e) => e.type === 'teams').length;
+    expect(lists).toBeLessThanOrEqual(Math.ceil((Date.now() - t0) / 250) + 3);
+    expect(lists).toBeLessThan(2 * (copies.length + 1));
   });
 });

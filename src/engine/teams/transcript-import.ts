@@ -46,7 +46,9 @@ function membersOf(found: FoundTeam): MemberInfo[] {
 }
 
 export class TranscriptImport {
-  private status: ImportStatus = { running: false, filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, teamsFound: 0 };
+  private status: ImportStatus = { running: false, filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, teamsFound: 0, bytesRead: 0, ms: 0 };
+  /** When the run in progress started (ms, performance clock). */
+  private startedAt = 0;
   private runs: Promise<void> | undefined;
   /** When the last progress event was sent (ms): the window is told at most a few times a second. */
   private toldAt = 0;
@@ -54,7 +56,7 @@ export class TranscriptImport {
   constructor(private readonly ctx: ImportContext) {}
 
   get current(): ImportStatus {
-    return { ...this.status };
+    return { ...this.status, ms: this.status.running ? Math.round(performance.now() - this.startedAt) : this.status.ms };
   }
 
   /** Reads every team found in the transcripts; once at a time (a second call waits for the first). */
@@ -71,19 +73,22 @@ export class TranscriptImport {
   }
 
   private async runNow(): Promise<void> {
-    // Found first (listings and sizes only), so the progress line has its total from the start.
-    const found: FoundTeam[] = [];
-    for await (const t of findRecordedTeams(this.ctx.configDir)) {
-      if (this.ctx.stopping()) return;
-      if (isSafeSegment(t.teamName)) found.push(t);
-    }
-    this.status = { running: true, filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, teamsFound: found.length };
-    for (const t of found) {
-      this.status.filesTotal += t.files.length;
-      for (const f of t.files) this.status.bytesTotal += f.size;
-    }
-    this.tell(true);
+    this.startedAt = performance.now();
+    // Running from the first listing on; the totals come once the listing is done.
+    this.status = { running: true, filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0, teamsFound: 0, bytesRead: 0, ms: 0 };
     try {
+      // Found first (listings and sizes only), so the progress line has its total from the start.
+      const found: FoundTeam[] = [];
+      for await (const t of findRecordedTeams(this.ctx.configDir)) {
+        if (this.ctx.stopping()) return;
+        if (isSafeSegment(t.teamName)) found.push(t);
+      }
+      this.status.teamsFound = found.length;
+      for (const t of found) {
+        this.status.filesTotal += t.files.length;
+        for (const f of t.files) this.status.bytesTotal += f.size;
+      }
+      this.tell(true);
       for (const t of found) {
         if (this.ctx.stopping()) return;
         await this.importOne(t);
@@ -92,6 +97,7 @@ export class TranscriptImport {
         this.tell();
       }
     } finally {
+      this.status.ms = Math.round(performance.now() - this.startedAt);
       this.status.running = false;
       this.tell(true);
     }
@@ -117,6 +123,9 @@ export class TranscriptImport {
     // Each poll takes at most a few MB of each file: read until nothing more comes.
     let more = true;
     while (more && !this.ctx.stopping()) more = (await this.ctx.poll(rt)) > 0;
+    // Counted from when the team was opened: opening it asks for a poll of its own, which may
+    // have read its transcripts before the loop above began.
+    this.status.bytesRead += rt.transcripts.bytesRead();
     this.ctx.noteEnded(rt);
   }
 }

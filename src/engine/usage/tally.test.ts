@@ -36,6 +36,20 @@ describe('UsageTally', () => {
     expect(t.claudeTotalUsd()).toBe(0.75);
   });
 
+  it('settled, keeps only the latest ids: a message still streaming in counts once, an old one read again counts again', () => {
+    const t = new UsageTally();
+    const rows = Array.from({ length: 40 }, (_, i) => row(`m${i}`, 'claude-opus-4-5', { i: 1, o: 1 }));
+    t.add('lead', rows);
+    t.settle();
+    // The last message's rows go on being one message.
+    expect(t.add('lead', [rows[39]!])).toBe(false);
+    const rep = () => teamReport('alpha', t.allCells(), DEFAULT_PRICES).total.messages;
+    expect(rep()).toBe(40);
+    // The first id is forgotten: only a file read again from its start would bring it back (offsets prevent that).
+    expect(t.add('lead', [rows[0]!])).toBe(true);
+    expect(rep()).toBe(41);
+  });
+
   it('survives a round trip through its saved form', () => {
     const t = new UsageTally();
     t.add('lead', [row('a', 'claude-opus-4-5', { i: 1, o: 2, cw: 3, cr: 4 })]);

@@ -43,6 +43,8 @@ const SYNTHETIC = '<synthetic>';
  * the bound keeps a months-long transcript from holding every id it ever had.
  */
 const RECENT_IDS = 2_048;
+/** Ids kept per member once a team's transcripts were read to their end (settle). */
+const SETTLED_IDS = 16;
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v > 0 ? v : 0);
 
@@ -122,6 +124,17 @@ export class UsageTally {
     }
     if (changed) this.version++;
     return changed;
+  }
+
+  /**
+   * The member's transcripts were read to their end (an ended team's): only the last few ids
+   * are kept, as many as a reply streaming in when the reading stopped can still repeat. Three
+   * hundred imported teams kept 2,048 each per member, some 130 MB held for good.
+   */
+  settle(keep = SETTLED_IDS): void {
+    for (const seen of this.recent.values()) {
+      while (seen.size > keep) seen.delete(seen.keys().next().value!);
+    }
   }
 
   /** Every cell, in no particular order. */

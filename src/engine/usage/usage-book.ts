@@ -149,6 +149,11 @@ export class UsageBook {
     return b;
   }
 
+  /** The team's transcripts were read to their end (an ended team's): what it keeps per message is let go. */
+  settle(team: string): void {
+    this.books.get(team)?.fresh?.settle();
+  }
+
   /**
    * One member's rows, as read (the importer of teams Teamdeck never saw feeds its rows here,
    * as the engine's transcript reads do). Rows already counted in this engine are not counted
