@@ -29,7 +29,7 @@ describe.runIf(linux)('leadProcessAlive', () => {
     expect(leadProcessAlive(lp)).toBe(true);
     expect(leadProcessAlive(lp, false)).toBe(true);
     process.kill(pid, 'SIGKILL');
-    for (let i = 0; i < 100 && state(pid) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 500 && state(pid) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
     expect(state(pid)).toBe('Z');
     // The signal probe alone still finds it.
     expect(() => process.kill(pid, 0)).not.toThrow();
