@@ -50,6 +50,8 @@ export interface DirectoryContext {
   onClose: (team: Team) => void;
   /** A team's journal got records on disk (the search index reads them). */
   onJournalWritten?: (dir: string) => void;
+  /** The Claude Code version a team's lead runs or ran, as known now: remembered with the team. */
+  claudeVersionOf?: (team: Team) => string | undefined;
 }
 
 export class TeamDirectory {
@@ -70,6 +72,7 @@ export class TeamDirectory {
       inboxesOf: (team) => ctx.inboxes.owners(team),
       problem: (p) => this.problem(p),
       senderName: ctx.senderName,
+      claudeVersionOf: ctx.claudeVersionOf,
     });
     this.ended = new EndedTeams({
       stateDir: ctx.stateDir,
@@ -305,6 +308,27 @@ export class TeamDirectory {
     if (!announce) return;
     this.announceRoster(team);
     this.announceTeams();
+  }
+
+  /**
+   * The Claude Code version the team's lead runs became known or changed: remembered with the
+   * team (an ended team's rows are not read again after a restart), its ended entry follows, and
+   * the list says it.
+   */
+  async versionChanged(team: Team): Promise<void> {
+    await this.lifecycle.remember(team);
+    this.ended.note(team);
+    this.announceTeams();
+  }
+
+  /**
+   * The team's record gained messages from its transcripts: what Teamdeck remembers of it follows
+   * (an ended team first read from its transcripts had nothing worth a team.json before), and an
+   * ended team's entry counts them.
+   */
+  async recorded(team: Team): Promise<void> {
+    await this.lifecycle.remember(team);
+    this.ended.note(team);
   }
 
   /** Current era: agents seen only in transcripts (a teammate gone from config) join the roster; true if any did. */

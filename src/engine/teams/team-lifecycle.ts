@@ -30,6 +30,8 @@ export interface LifecycleContext {
   problem: (p: TeamProblem) => void;
   /** The name Teamdeck writes as on current-era teams: its own, never a member's. */
   senderName: () => string;
+  /** The Claude Code version the team's lead runs or ran, as known now (live/claude-version.ts). */
+  claudeVersionOf?: (team: Team) => string | undefined;
 }
 
 export class TeamLifecycle {
@@ -160,6 +162,9 @@ export class TeamLifecycle {
       meta.endedAt = team.ended.at;
       meta.endedReason = team.ended.reason;
     }
+    // Kept so the ended team's line says it after a restart, when its rows are not read again.
+    const claudeVersion = this.ctx.claudeVersionOf?.(team) ?? team.meta?.claudeVersion;
+    if (claudeVersion !== undefined) meta.claudeVersion = claudeVersion;
     if (JSON.stringify(meta) === JSON.stringify(team.meta)) return;
     // A team with nothing in its history and nothing to remember is not worth a file (Claude's
     // transient startup teams live for milliseconds).
