@@ -211,10 +211,12 @@ export class TeamDirectory {
     if (folder) {
       await this.ctx.inboxes.openAll(team, marks);
       this.lifecycle.rebuildMembers(team);
-      // Running (again, if it was listed as ended): checkLiveness may end it right away.
+      // Running (again, if it was listed as ended), unless its lead is gone already: then it
+      // ended while no Teamdeck watched, and is dated by its own files, not by this look.
       this.ended.forget(id);
-      this.checkLiveness(team, false);
-    } else this.lifecycle.endedFromMemory(team);
+      const reason = this.lifecycle.endReason(team, true);
+      if (reason) await this.end(team, reason, false, true);
+    } else if (this.lifecycle.endedFromMemory(team)) await this.lifecycle.dateUnwatchedEnd(team);
     this.lifecycle.watchTranscripts(team);
     // Opened on demand after it ended: what its transcripts got meanwhile is read soon.
     if (!folder && team.transcripts) this.ctx.schedule('seen');
@@ -299,9 +301,13 @@ export class TeamDirectory {
     if (reason) void this.end(team, reason, announce);
   }
 
-  /** The team ended: its members with it; what waits for it becomes undeliverable. */
-  private async end(team: Team, reason: string, announce = true): Promise<void> {
+  /**
+   * The team ended: its members with it; what waits for it becomes undeliverable. `unwatched`:
+   * noticed at Teamdeck's first look, so it ended before, at its last sign of life.
+   */
+  private async end(team: Team, reason: string, announce = true, unwatched = false): Promise<void> {
     if (!this.lifecycle.end(team, reason)) return;
+    if (unwatched) await this.lifecycle.dateUnwatchedEnd(team);
     this.ctx.delivery.kickAll(team);
     await this.lifecycle.remember(team);
     this.ended.note(team);
