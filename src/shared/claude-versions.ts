@@ -20,6 +20,14 @@ export const NEEDS_SUPPORTED_CLAUDE = [
   'launching and hosting a lead',
 ] as const;
 
+/** A version string longer than this is not Claude's. */
+const MAX_VERSION_CHARS = 40;
+
+/** `v` when it can be a version Claude wrote (a row's `version`, a sessions file's, one remembered), else undefined. */
+export function claudeVersionIn(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' && v.length <= MAX_VERSION_CHARS ? v : undefined;
+}
+
 export type ClaudeVersionKind = 'proven' | 'newer' | 'older' | 'unknown';
 
 export interface ClaudeVersionVerdict {

@@ -16,19 +16,19 @@ export interface TimelineRead {
   cut: boolean;
 }
 
-/** The last `limit` timeline items of the transcript at `path` (never through a link, never a FIFO). */
-export async function readTimeline(path: string, limit: number, windowBytes = TIMELINE_WINDOW_BYTES): Promise<TimelineRead> {
+/** The whole rows in the last `windowBytes` of the transcript at `path` (never through a link, never a FIFO). */
+export async function readLastRows(path: string, windowBytes: number): Promise<{ rows: Row[]; cut: boolean }> {
   let fh;
   try {
     fh = await openNoFollow(path);
   } catch {
-    return { items: [], cut: false };
+    return { rows: [], cut: false };
   }
   let data: Buffer;
   let start: number;
   try {
     const st = await fh.stat();
-    if (!st.isFile()) return { items: [], cut: false };
+    if (!st.isFile()) return { rows: [], cut: false };
     start = Math.max(0, st.size - windowBytes);
     const buf = Buffer.allocUnsafe(st.size - start);
     let n = 0;
@@ -57,8 +57,14 @@ export async function readTimeline(path: string, limit: number, windowBytes = TI
       }
     }
   }
+  return { rows, cut: start > 0 };
+}
+
+/** The last `limit` timeline items of the transcript at `path` (never through a link, never a FIFO). */
+export async function readTimeline(path: string, limit: number, windowBytes = TIMELINE_WINDOW_BYTES): Promise<TimelineRead> {
+  const { rows, cut } = await readLastRows(path, windowBytes);
   const names = new Map<string, string>();
   const items: TimelineItem[] = [];
   for (const row of rows) items.push(...timelineItems(row, names));
-  return { items: items.slice(-limit), cut: start > 0 };
+  return { items: items.slice(-limit), cut };
 }

@@ -179,6 +179,12 @@ export class TranscriptWatch {
     return this.projectDir !== undefined;
   }
 
+  /** The lead's transcript file (`<leadSessionId>.jsonl`), or undefined while it is not found. */
+  async leadTranscript(): Promise<string | undefined> {
+    const dir = await this.findProjectDir();
+    return dir ? join(dir, `${this.leadSessionId}.jsonl`) : undefined;
+  }
+
   /** Looks for the lead's transcript once more; true when it is found now. */
   async locate(): Promise<boolean> {
     return (await this.findProjectDir()) !== undefined;

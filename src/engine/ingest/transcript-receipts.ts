@@ -31,8 +31,8 @@ export interface ReceiptsContext {
   rosterChanged: (rt: Team) => void;
   /** Transcripts get looked at again soon: a message waits to be seen or answered. */
   scheduleSeenPoll: () => void;
-  /** The record gained messages (an ended team's index entry follows its message count). */
-  recorded?: (rt: Team) => void;
+  /** The record gained messages (what Teamdeck remembers of the team, and an ended team's index entry, follow). */
+  recorded?: (rt: Team) => void | Promise<void>;
 }
 
 /** Whether a prompt in the recipient's context is this sent message, by the channel it took. */
@@ -122,7 +122,7 @@ export async function pollTeam(ctx: ReceiptsContext, rt: Team): Promise<{ rows: 
     ctx.delivery.announceAll(rt);
   }
   // The team's whole record, from the same rows (docs/claude-contract.md#record).
-  if (found.rows.length && (await recordRows(ctx, rt, found.rows)) > 0) ctx.recorded?.(rt);
+  if (found.rows.length && (await recordRows(ctx, rt, found.rows)) > 0) await ctx.recorded?.(rt);
   if (rosterChanged) ctx.rosterChanged(rt);
   // Looked at again soon while a message waits to be seen or answered.
   const unanswered = [...rt.history.sent.values()].some((s) => s.seenAt !== undefined && !rt.facts.isReplied(s.id));

@@ -5,6 +5,7 @@
 // damaged one is kept in `preserved/` and reported, then built the same way: no team is lost.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { claudeVersionIn } from '../../shared/claude-versions.js';
 import type { TeamEra, TeamProblem } from '../../shared/types.js';
 import { isSafeSegment } from '../claude/paths.js';
 import { forEachConcurrently } from '../files/concurrently.js';
@@ -27,6 +28,8 @@ export interface EndedEntry {
   lastMessageAt?: number;
   /** Sends neither delivered nor undeliverable when this was written: the team is opened at start to settle them. */
   pending?: number;
+  /** The Claude Code version its lead ran, as remembered (team.json). */
+  claudeVersion?: string;
 }
 
 interface IndexFile {
@@ -45,10 +48,13 @@ function entryOf(v: unknown): EndedEntry | undefined {
   if (!num(e.memberCount) || !num(e.endedAt) || typeof e.endedReason !== 'string') return undefined;
   const out: EndedEntry = { id: e.id, name: e.name, era: e.era, memberCount: e.memberCount as number, endedAt: e.endedAt as number, endedReason: e.endedReason };
   for (const k of ['createdAt', 'messages', 'lastMessageAt', 'pending'] as const) if (num(e[k])) out[k] = e[k] as number;
+  // An index written before versions were kept has none: its entries are read all the same.
+  const version = claudeVersionIn(e.claudeVersion);
+  if (version !== undefined) out.claudeVersion = version;
   return out;
 }
 
-const FIELDS = ['id', 'name', 'era', 'memberCount', 'createdAt', 'endedAt', 'endedReason', 'messages', 'lastMessageAt', 'pending'] as const;
+const FIELDS = ['id', 'name', 'era', 'memberCount', 'createdAt', 'endedAt', 'endedReason', 'messages', 'lastMessageAt', 'pending', 'claudeVersion'] as const;
 
 function sameEntry(a: EndedEntry, b: EndedEntry): boolean {
   return FIELDS.every((k) => a[k] === b[k]);
@@ -144,6 +150,7 @@ export class EndedIndex {
         endedReason: meta.endedReason ?? 'ended',
       };
       if (meta.createdAt !== undefined) e.createdAt = meta.createdAt;
+      if (meta.claudeVersion !== undefined) e.claudeVersion = meta.claudeVersion;
       this.entries.set(id, e);
     });
     if (write) {

@@ -2,6 +2,7 @@
 // members and era, after Claude deletes its folder: `<state>/journal/<team>/team.json`.
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { claudeVersionIn } from '../../shared/claude-versions.js';
 import type { MemberInfo, TeamEra } from '../../shared/types.js';
 import { writeFileAtomic } from '../files/atomic-write.js';
 import { isSafeSegment } from '../claude/paths.js';
@@ -19,6 +20,11 @@ export interface TeamMeta {
   members: MemberInfo[];
   endedAt?: number;
   endedReason?: string;
+  /**
+   * The Claude Code version its lead ran, as last known (absent in files written before it was
+   * kept, and while none was known): an ended team's line still says it.
+   */
+  claudeVersion?: string;
 }
 
 export function journalDirOf(stateDir: string, teamId: string): string {
@@ -31,6 +37,8 @@ export async function readTeamMeta(journalDir: string): Promise<TeamMeta | undef
     const v = JSON.parse(await readFile(join(journalDir, TEAM_META_FILE), 'utf8')) as Partial<TeamMeta>;
     if (v?.v !== 1 || typeof v.id !== 'string' || typeof v.name !== 'string' || !Array.isArray(v.members)) return undefined;
     if (v.era !== 'legacy' && v.era !== 'current') return undefined;
+    // A version that cannot be Claude's is not remembered; the rest of the file still is.
+    if (v.claudeVersion !== undefined && claudeVersionIn(v.claudeVersion) === undefined) delete v.claudeVersion;
     return v as TeamMeta;
   } catch {
     return undefined;

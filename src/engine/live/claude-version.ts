@@ -1,21 +1,17 @@
 // The Claude Code version each team's lead runs (docs/claude-contract.md#versions): its sessions
 // file says it while the lead runs; every transcript row carries it too, so an ended team (or
 // one whose sessions file is not found) still has one. The sessions file wins: a resumed
-// transcript keeps the rows of the version that wrote them, the file is the process now.
+// transcript keeps the rows of the version that wrote them, the file is the process now. What
+// neither said in this run is the version Teamdeck remembered of the team (team.json): an ended
+// team's transcripts are read on from where they were read to, so their rows never come again.
+import { claudeVersionIn as versionIn } from '../../shared/claude-versions.js';
 import type { TeamSummary } from '../../shared/types.js';
 import type { Row } from '../claude/transcript-rows.js';
 import type { Team } from '../team/team.js';
 
-/** A version string longer than this is not Claude's. */
-const MAX_VERSION_CHARS = 40;
-
 interface Known {
   session?: string;
   transcript?: string;
-}
-
-function versionIn(v: unknown): string | undefined {
-  return typeof v === 'string' && v !== '' && v.length <= MAX_VERSION_CHARS ? v : undefined;
 }
 
 export class ClaudeVersions {
@@ -30,7 +26,7 @@ export class ClaudeVersions {
   /** The version the team's lead runs, or ran last; undefined before anything said. */
   versionOf(rt: Team): string | undefined {
     const k = this.known.get(rt);
-    return k?.session ?? k?.transcript;
+    return k?.session ?? k?.transcript ?? versionIn(rt.meta?.claudeVersion);
   }
 
   /** The lead's sessions file was read (undefined: gone or not found). True when the team's version changed. */

@@ -120,6 +120,11 @@ export class LiveViews {
     this.scheduleNeeds();
   }
 
+  /** The Claude Code version the team's lead runs or ran, as known now. */
+  versionOf(rt: Team): string | undefined {
+    return this.versions.versionOf(rt);
+  }
+
   /** The team list's lines, each with the Claude Code version its lead runs where it is known. */
   withVersions(summaries: TeamSummary[]): TeamSummary[] {
     return this.versions.decorate(summaries, this.ctx.teams());

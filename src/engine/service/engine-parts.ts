@@ -109,6 +109,7 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     onRoster: (rt) => p.live.announceActivity(rt),
     onClose: (rt) => p.live.forget(rt.id),
     onJournalWritten: (dir) => p.searchIndex.noteWritten(dir),
+    claudeVersionOf: (rt) => p.live.versionOf(rt),
   });
   p.searchIndex = new SearchIndex({
     stateDir,
@@ -124,8 +125,8 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     decorateActivity: (rt, activity) => p.leadActions.decorateActivity(rt, activity),
     // The lead's sessions status moved (a dialog opened or closed): typed messages may go now.
     onActivity: (rt) => p.delivery.kickTerminal(rt),
-    // An ended team's version is learned as it is read (an import reads hundreds): told soon, once.
-    onVersion: (rt) => (rt.ended ? p.dir.announceTeamsSoon() : p.dir.announceTeams()),
+    // An ended team's version is learned as it is read (an import reads hundreds): remembered, and told soon, once.
+    onVersion: (rt) => void p.dir.versionChanged(rt),
   });
   const receipts: ReceiptsContext = {
     now, emit, senderName, teams, delivery: p.delivery,
@@ -137,7 +138,7 @@ export function buildEngine(opts: PartsOptions, f: FacadeState): EngineParts {
     rosterChanged: (rt) => p.dir.announceRoster(rt),
     scheduleSeenPoll: () => p.reading.scheduleSeenPoll(),
     // An ended team's line counts its messages: it follows what its transcripts added.
-    recorded: (rt) => p.dir.ended.note(rt),
+    recorded: (rt) => p.dir.recorded(rt),
   };
   p.usage = new UsageBook({
     stateDir, now,

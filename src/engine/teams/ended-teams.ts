@@ -50,6 +50,8 @@ export function entryOf(rt: Team): EndedEntry {
     messages: rt.history.sent.size + rt.history.observed.size,
   };
   if (rt.createdAt !== undefined) e.createdAt = rt.createdAt;
+  // As remembered in team.json (the lifecycle writes it with the version known then).
+  if (rt.meta?.claudeVersion !== undefined) e.claudeVersion = rt.meta.claudeVersion;
   if (last > 0) e.lastMessageAt = last;
   if (pending > 0) e.pending = pending;
   return e;
@@ -142,6 +144,7 @@ export class EndedTeams {
         leadReadsInbox: leadReadsInbox(e.era, undefined, undefined),
       };
       if (e.createdAt !== undefined) s.createdAt = e.createdAt;
+      if (e.claudeVersion !== undefined) s.claudeVersion = e.claudeVersion;
       out.push(s);
     }
     return out;

@@ -50,6 +50,8 @@ export interface DirectoryContext {
   onClose: (team: Team) => void;
   /** A team's journal got records on disk (the search index reads them). */
   onJournalWritten?: (dir: string) => void;
+  /** The Claude Code version a team's lead runs or ran, as known now: remembered with the team. */
+  claudeVersionOf?: (team: Team) => string | undefined;
 }
 
 export class TeamDirectory {
@@ -70,6 +72,7 @@ export class TeamDirectory {
       inboxesOf: (team) => ctx.inboxes.owners(team),
       problem: (p) => this.problem(p),
       senderName: ctx.senderName,
+      claudeVersionOf: ctx.claudeVersionOf,
     });
     this.ended = new EndedTeams({
       stateDir: ctx.stateDir,
@@ -208,10 +211,12 @@ export class TeamDirectory {
     if (folder) {
       await this.ctx.inboxes.openAll(team, marks);
       this.lifecycle.rebuildMembers(team);
-      // Running (again, if it was listed as ended): checkLiveness may end it right away.
+      // Running (again, if it was listed as ended), unless its lead is gone already: then it
+      // ended while no Teamdeck watched, and is dated by its own files, not by this look.
       this.ended.forget(id);
-      this.checkLiveness(team, false);
-    } else this.lifecycle.endedFromMemory(team);
+      const reason = this.lifecycle.endReason(team, true);
+      if (reason) await this.end(team, reason, false, true);
+    } else if (this.lifecycle.endedFromMemory(team)) await this.lifecycle.dateUnwatchedEnd(team);
     this.lifecycle.watchTranscripts(team);
     // Opened on demand after it ended: what its transcripts got meanwhile is read soon.
     if (!folder && team.transcripts) this.ctx.schedule('seen');
@@ -296,15 +301,41 @@ export class TeamDirectory {
     if (reason) void this.end(team, reason, announce);
   }
 
-  /** The team ended: its members with it; what waits for it becomes undeliverable. */
-  private async end(team: Team, reason: string, announce = true): Promise<void> {
+  /**
+   * The team ended: its members with it; what waits for it becomes undeliverable. `unwatched`:
+   * noticed at Teamdeck's first look, so it ended before, at its last sign of life.
+   */
+  private async end(team: Team, reason: string, announce = true, unwatched = false): Promise<void> {
     if (!this.lifecycle.end(team, reason)) return;
+    if (unwatched) await this.lifecycle.dateUnwatchedEnd(team);
     this.ctx.delivery.kickAll(team);
     await this.lifecycle.remember(team);
     this.ended.note(team);
     if (!announce) return;
     this.announceRoster(team);
     this.announceTeams();
+  }
+
+  /**
+   * The Claude Code version the team's lead runs became known or changed: remembered with the
+   * team (an ended team's rows are not read again after a restart), its ended entry follows, and
+   * the list says it.
+   */
+  async versionChanged(team: Team): Promise<void> {
+    await this.lifecycle.remember(team);
+    this.ended.note(team);
+    if (team.ended) this.announceTeamsSoon();
+    else this.announceTeams();
+  }
+
+  /**
+   * The team's record gained messages from its transcripts: what Teamdeck remembers of it follows
+   * (an ended team first read from its transcripts had nothing worth a team.json before), and an
+   * ended team's entry counts them.
+   */
+  async recorded(team: Team): Promise<void> {
+    await this.lifecycle.remember(team);
+    this.ended.note(team);
   }
 
   /** Current era: agents seen only in transcripts (a teammate gone from config) join the roster; true if any did. */

@@ -18,6 +18,7 @@ import { fileSignature } from '../files/file-signature.js';
 import type { TeamHistory } from '../journal/team-history.js';
 import { mergeMembers, writeTeamMeta, type TeamMeta } from '../journal/team-meta.js';
 import { Team, type TeamCore } from '../team/team.js';
+import { unwatchedEndAt } from './end-evidence.js';
 
 export interface LifecycleContext {
   teamsRoot: string;
@@ -30,6 +31,8 @@ export interface LifecycleContext {
   problem: (p: TeamProblem) => void;
   /** The name Teamdeck writes as on current-era teams: its own, never a member's. */
   senderName: () => string;
+  /** The Claude Code version the team's lead runs or ran, as known now (live/claude-version.ts). */
+  claudeVersionOf?: (team: Team) => string | undefined;
 }
 
 export class TeamLifecycle {
@@ -119,11 +122,28 @@ export class TeamLifecycle {
     this.core(team).transcripts = new TranscriptWatch(this.ctx.configDir, session, team.config?.name ?? team.id, offsets);
   }
 
-  /** An ended team opened from its journal alone: its members and its end as remembered. */
-  endedFromMemory(team: Team): void {
+  /**
+   * An ended team opened from its journal alone: its members and its end as remembered. True when
+   * it was remembered running (its folder went while no Teamdeck watched): its end is to be dated
+   * (dateUnwatchedEnd).
+   */
+  endedFromMemory(team: Team): boolean {
     const core = this.core(team);
     core.members = this.notTeamdeck(mergeMembers(buildMembers(undefined, [], team.history.observed.values()), team.meta?.members ?? []));
     core.ended = { at: team.meta?.endedAt ?? this.ctx.now(), reason: team.meta?.endedReason ?? ENDED_FOLDER_GONE };
+    return team.meta?.endedAt === undefined;
+  }
+
+  /**
+   * A team whose end Teamdeck noticed at its first look (it was not watching) ended before that
+   * look: when a Teamdeck saw it end, as remembered (a killed lead's folder stays, and is looked
+   * at again at every start), else at its last sign of life in its own files, never later than
+   * now (end-evidence.ts).
+   */
+  async dateUnwatchedEnd(team: Team): Promise<void> {
+    const at = team.meta?.endedAt ?? (await unwatchedEndAt(team, this.ctx.configDir, this.ctx.now()));
+    const core = this.core(team);
+    if (core.ended && at < core.ended.at) core.ended = { ...core.ended, at };
   }
 
   /**
@@ -160,6 +180,9 @@ export class TeamLifecycle {
       meta.endedAt = team.ended.at;
       meta.endedReason = team.ended.reason;
     }
+    // Kept so the ended team's line says it after a restart, when its rows are not read again.
+    const claudeVersion = this.ctx.claudeVersionOf?.(team) ?? team.meta?.claudeVersion;
+    if (claudeVersion !== undefined) meta.claudeVersion = claudeVersion;
     if (JSON.stringify(meta) === JSON.stringify(team.meta)) return;
     // A team with nothing in its history and nothing to remember is not worth a file (Claude's
     // transient startup teams live for milliseconds).
