@@ -23,24 +23,15 @@ import { generateTeams } from '../src/sim/fixture-gen.js';
 import { appendHistory, HISTORY_FORMAT, writeHistory, type GenSession } from '../src/sim/history-gen.js';
 import { ensureRendererBuilt, hostClient, launchBrowser, newBenchPage, rssMb, sleep, startHost, nowMs, type Host } from './browser.js';
 import { coldStart } from './scale.js';
+import type { ImportStatus as SharedImportStatus } from '../src/shared/types.js';
 import type { Row } from './stats.js';
 
 const TEAMMATES = 4;
 const FRESH_FOR_MS = 12 * 3_600_000;
 const POLL_MS = 100;
 
-interface ImportStatus {
-  running: boolean;
-  filesDone: number;
-  filesTotal: number;
-  bytesDone: number;
-  bytesTotal: number;
-  teamsFound: number;
-  /** Transcript bytes the run read (an engine before it counted them leaves it out). */
-  bytesRead?: number;
-  /** The run's own length, ms. */
-  ms?: number;
-}
+/** The engine's import status; an engine from before `bytesRead` and `ms` leaves them out. */
+type ImportStatus = Omit<SharedImportStatus, 'bytesRead' | 'ms'> & Partial<Pick<SharedImportStatus, 'bytesRead' | 'ms'>>;
 
 interface Manifest {
   end: number;

@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { StateDirBusyError } from './service-types.js';
+import { pidAlive as alive } from '../pid-alive.js';
 
 interface Owner {
   pid: number;
@@ -10,14 +11,6 @@ interface Owner {
   startedAt: string;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** A takeover whose token is older than this was abandoned by a process that died mid-way. */
 const TAKEOVER_STALE_MS = 5_000;

@@ -9,6 +9,7 @@ import { mkdir, readdir, readFile, realpath, rename, unlink, writeFile } from 'n
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { platformStateDir } from '../claude/paths.js';
+import { pidAlive as alive } from '../pid-alive.js';
 
 /** TEAMDECK_ENGINES_DIR, else `engines` in the platform's app-data folder for Teamdeck. */
 export function engineRegistryDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -29,14 +30,6 @@ async function notePath(teamsRoot: string, env: NodeJS.ProcessEnv): Promise<{ pa
   return { path: join(engineRegistryDir(env), `${key}.json`), root };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Notes that this process's engine, owning `stateDir`, serves `teamsRoot`; returns the function
