@@ -27,6 +27,46 @@ export function inputBoxEmpty(screen: string): boolean {
 }
 
 /**
+ * The teammate whose view the lead's terminal shows, or undefined on the lead's own view.
+ * Claude Code 2.1.337 opens an in-process teammate's view from the agents panel (↓, a teammate,
+ * Enter): the screen's top reads `Viewing @name · esc to return`, the input box's upper rule
+ * ends in `@name` and its placeholder is `Message @name…`. Whatever is typed there goes to that
+ * teammate, not to the lead (test/fixtures/claude-2.1.337/screens/teammate-view.txt).
+ */
+export function viewedTeammate(screen: string): string | undefined {
+  let found: string | undefined;
+  for (const line of screen.split('\n')) {
+    const m = /^\s*─{20,} @(\S+) ─+\s*$/.exec(line) ?? /^Viewing @(\S+) · esc to return\b/.exec(line);
+    if (m) found = m[1];
+  }
+  return found;
+}
+
+/**
+ * Whether the keys go to the agents list under the input box rather than into the box: the
+ * footer reads `↑/↓ to select` (2.1.337) in place of the mode line. Enter there opens the
+ * selected member's view; typed text does not reach the box.
+ */
+export function agentsListFocused(screen: string): boolean {
+  const lines = screen.split('\n');
+  const rules = lines.flatMap((l, i) => (/^\s*─{20,}\s*$/.test(l) ? [i] : []));
+  if (!rules.length) return false;
+  const footer = lines.slice(rules.at(-1)! + 1).find((l) => l.trim() !== '');
+  return footer !== undefined && /^\s*↑\/↓ to select\b/.test(footer);
+}
+
+/**
+ * Why typing into the lead's terminal now would not reach the lead's own input box, in words
+ * that end a sentence; undefined when it would (as far as these two screen rules tell).
+ */
+export function notLeadsBox(screen: string): { code: 'EVIEWING' | 'EAGENTLIST'; why: string; member?: string } | undefined {
+  const name = viewedTeammate(screen);
+  if (name !== undefined) return { code: 'EVIEWING', member: name, why: `the lead's terminal is showing ${name}'s view (what is typed there goes to ${name}, not the lead)` };
+  if (agentsListFocused(screen)) return { code: 'EAGENTLIST', why: "the lead's terminal has its agents list focused (↑/↓ to select), not its input box" };
+  return undefined;
+}
+
+/**
  * Claude Code 2.1.332 takes a paste of more than 800 characters, or of more lines than its
  * screen allows (min(2, rows - 10) newlines), as "pasted material": the box shows
  * `[Pasted text #1]` and the turn arrives wrapped in `<pasted_content>` tags, which the model

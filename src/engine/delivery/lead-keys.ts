@@ -4,7 +4,7 @@
 // before the next one (a key in a dialog's first ~40 ms can be lost, and Claude 2.1.337 may hold a
 // key ~50 ms), and the answer counts only once the dialog is seen to close.
 import { dialogTool, moveKeys, optionFor, parseDialog, reasonLine, squashed, type AnswerChoice, type PermissionDialog } from '../claude/permission-dialog.js';
-import { inputBox, inputText } from '../claude/lead-screen.js';
+import { inputBox, inputText, notLeadsBox } from '../claude/lead-screen.js';
 import { TeamdeckError } from '../errors.js';
 import type { LeadPane, PaneKey } from '../terminals/lead-pane.js';
 
@@ -148,6 +148,8 @@ export async function interruptLead(pane: LeadPane, opts: KeysOptions = {}): Pro
   const now = opts.now ?? Date.now;
   const screen = await pane.screen();
   if (parseDialog(screen)) throw new LeadKeysError(`the lead's terminal shows a permission dialog: answer it (Esc there would mean "No")`);
+  const off = notLeadsBox(screen);
+  if (off) throw new LeadKeysError(`${off.why}: Esc there would act on that, not on the lead's turn; switch back to the lead first`);
   if (!leadTurnRuns(screen)) throw new LeadKeysError(`the lead is not running a turn of its own (its terminal does not offer "esc to interrupt")`);
   const box = inputBox(screen);
   if (box !== undefined && inputText(box) !== '') throw new LeadKeysError(`there is unsent text in the lead's input box; Esc would act on it first`);

@@ -3,6 +3,7 @@
 // exercised in terminal/ and against the real Claude Code in test/claude/hosted.test.ts).
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { TerminalInfo } from '../../shared/types.js';
@@ -101,6 +102,26 @@ describe('the terminal channel', () => {
     screen = 'Do you want to proceed?\n❯ 1. Yes\n  2. No';
     await expect(admitToTerminal(ctx, runtime(), sent('mine'), noAttempt)).rejects.toThrow(/input box is not on screen/);
     expect(typed).toEqual([]);
+  });
+
+  it("waits while the terminal shows a teammate's view or its agents list: typing would go there", async () => {
+    const fixture = (name: string) => readFileSync(join(__dirname, '../../../test/fixtures/claude-2.1.337/screens', name), 'utf8');
+    let attempted = 0;
+    screen = fixture('teammate-view.txt');
+    for (const to of ['team-lead', 'planner', 'researcher']) {
+      const e = await admitToTerminal(ctx, runtime(), sent('for the lead', { to }), async () => void attempted++).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(AdmissionError);
+      expect(e).toMatchObject({ temporary: true, code: 'EVIEWING', message: expect.stringMatching(/showing planner's view .*waits until the terminal is back on the lead's input box/) });
+    }
+    screen = fixture('lead-agents-list.txt');
+    await expect(admitToTerminal(ctx, runtime(), sent('for the lead'), noAttempt)).rejects.toMatchObject({ code: 'EAGENTLIST' });
+    expect(attempted).toBe(0);
+    expect(typed).toEqual([]);
+    expect(keys).toEqual([]);
+    // Back on the lead's own box, it goes.
+    screen = fixture('lead-plan-request.txt');
+    await admitToTerminal(ctx, runtime(), sent('for the lead'), noAttempt);
+    expect(typed).toEqual([['for the lead']]);
   });
 
   it('after a crash, does not type again a message its transcript already has (typed, or queued while busy)', async () => {

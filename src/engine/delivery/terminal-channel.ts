@@ -2,7 +2,8 @@
 // the only way to speak to a current-era team in the user's own voice (docs/claude-contract.md#terminal): a turn
 // for the lead, `@name text` for a teammate (the lead signs it; the teammate sees
 // `teammate_id="user"`). One turn at a time, in journal order, and never while the terminal
-// shows a dialog (typing would answer it) or holds text the user is typing.
+// shows a dialog (typing would answer it), a teammate's view (typing would message the teammate)
+// or holds text the user is typing.
 //
 // Once: an `attempt` is journaled before the keys go. A message with an attempt and no delivery
 // (the engine died in between) is looked for in the recipient's transcript first; found, it
@@ -10,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import type { TerminalInfo } from '../../shared/types.js';
 import { AdmissionError } from '../claude/inbox-writer.js';
-import { inputBox, inputBoxEmpty, inputText, pastePieces, plainTurn, unwrapPasted } from '../claude/lead-screen.js';
+import { inputBox, inputBoxEmpty, inputText, notLeadsBox, pastePieces, plainTurn, unwrapPasted } from '../claude/lead-screen.js';
 import { holdsTeammateBlock, promptOrigin, promptText } from '../claude/transcripts.js';
 import { teamPaths } from '../claude/paths.js';
 import type { LeadSession } from '../claude/sessions.js';
@@ -135,7 +136,11 @@ export async function admitToTerminal(ctx: TerminalChannelContext, rt: Team, s: 
   if (session?.status === 'waiting') {
     throw new AdmissionError(`the lead's terminal shows a ${session.waitingFor ?? 'dialog'}; typing now would answer it, so this waits until it is answered`, true, 'EDIALOG');
   }
-  const box = inputBox(await ctx.terminals.screenText(term.id));
+  const screen = await ctx.terminals.screenText(term.id);
+  // A teammate's view (or the agents list) takes what is typed: never type there.
+  const off = notLeadsBox(screen);
+  if (off) throw new AdmissionError(`${off.why}; this waits until the terminal is back on the lead's input box`, true, off.code);
+  const box = inputBox(screen);
   if (box === undefined) throw new AdmissionError(`the lead's input box is not on screen (a dialog or a menu is open in its terminal)`, true, 'ENOBOX');
   const pending = inputText(box);
   const line = typedLine(rt, s);

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppEvent } from '../../shared/contract.js';
 import { answerRequestSchema, argsSchema, describeArgsError, planAnswerRequestSchema } from '../../shared/contract-schema.js';
 import type { ActionVia, AnswerRequest, LeadAction, MemberActivity, NeedItem, PlanAnswerRequest, ThreadMessage } from '../../shared/types.js';
-import { inputBox, inputText, plainTurn } from '../claude/lead-screen.js';
+import { inputBox, inputText, notLeadsBox, plainTurn } from '../claude/lead-screen.js';
 import { parseDialog } from '../claude/permission-dialog.js';
 import type { LeadSession } from '../claude/sessions.js';
 import { answerDialog, interruptLead, LeadKeysError, type KeySent } from '../delivery/lead-keys.js';
@@ -307,10 +307,20 @@ export function actionMessage(a: LeadAction): ThreadMessage {
   };
 }
 
+/** Why a turn typed now would not reach the lead (a teammate's view, the agents list), in words for the user. */
+function offLeadsBox(screen: string): string | undefined {
+  const off = notLeadsBox(screen);
+  if (!off) return undefined;
+  if (off.member !== undefined) return `the lead's terminal is showing ${off.member}'s view; switch back to the lead to answer (typed there, the answer would go to ${off.member})`;
+  return `${off.why}; press Esc in it to return to the input box, then answer`;
+}
+
 /** Types a turn into the lead's empty input box and presses Enter; confirmed once the box is empty again. */
-async function typeTurn(pane: LeadPane, line: string, now: () => number): Promise<{ keys: KeySent[]; confirmed: boolean }> {
+export async function typeTurn(pane: LeadPane, line: string, now: () => number): Promise<{ keys: KeySent[]; confirmed: boolean }> {
   const screen = await pane.screen();
   if (parseDialog(screen)) throw new LeadKeysError(`the lead's terminal shows a permission dialog; answer it first`);
+  const off = offLeadsBox(screen);
+  if (off) throw new LeadKeysError(off);
   const box = inputBox(screen);
   if (box === undefined) throw new LeadKeysError(`the lead's input box is not on screen (a dialog or a menu is open in its terminal)`);
   if (inputText(box) !== '') throw new LeadKeysError(`there is unsent text in the lead's input box`);
@@ -328,6 +338,9 @@ async function typeTurn(pane: LeadPane, line: string, now: () => number): Promis
   }
   // The TUI takes keys that arrive together as a paste: Enter after it settles.
   await new Promise((r) => setTimeout(r, 250));
+  // The user may have switched views meanwhile: Enter would then send it elsewhere.
+  const moved = offLeadsBox(await pane.screen());
+  if (moved) throw new LeadKeysError(`${moved}; the typed answer was not sent`, keys);
   keys.push({ key: 'Enter', at: now() });
   await pane.key('Enter');
   while (now() < end + 3_000) {

@@ -10,6 +10,12 @@ import { waitFor } from './wait.js';
 /** The token a test puts in the lead's first typed prompt: the lead sends no agent header. */
 export const LEAD_TOKEN = '[[ROLE:lead]]';
 
+/**
+ * The token that names a pane teammate (a `claude` process of its own, which sends no agent
+ * header): put `[[AGENT:<name>]]` in its spawn prompt.
+ */
+export const agentToken = (name: string): string => `[[AGENT:${name}]]`;
+
 export interface ApiStandin {
   url: string;
   port: number;
@@ -28,7 +34,10 @@ function agentOf(headers: IncomingMessage['headers'], body: ApiRequest['body']):
   const id = headers['x-claude-code-agent-id'];
   if (typeof id === 'string' && id) return id.split('@')[0]!;
   if (!body?.tools || body.tools.length === 0) return 'side';
-  if (firstUserText(body.messages).includes(LEAD_TOKEN)) return 'lead';
+  const first = firstUserText(body.messages);
+  if (first.includes(LEAD_TOKEN)) return 'lead';
+  const named = /\[\[AGENT:([\w-]+)\]\]/.exec(first);
+  if (named) return named[1]!;
   return 'unknown';
 }
 

@@ -24,7 +24,9 @@ export interface TeamOptions {
   env?: Record<string, string>;
   sessionId?: string;
   /** The lead's permission mode (LeadOptions.permissionMode): `bypass` by default. */
-  permissionMode?: 'bypass' | 'default';
+  permissionMode?: 'bypass' | 'default' | 'plan';
+  /** Where teammates run (LeadOptions.teammateMode): `in-process` by default. */
+  teammateMode?: 'in-process' | 'tmux';
 }
 
 export interface ConfigMember {
@@ -103,7 +105,7 @@ export async function startTeam(opts: TeamOptions = {}): Promise<Team> {
   const startedAt = Date.now();
   let lead: Lead;
   try {
-    lead = await startLead({ binary: binary.path, run, apiUrl: api.url, env: opts.env, sessionId: opts.sessionId, permissionMode: opts.permissionMode });
+    lead = await startLead({ binary: binary.path, run, apiUrl: api.url, env: opts.env, sessionId: opts.sessionId, permissionMode: opts.permissionMode, teammateMode: opts.teammateMode });
   } catch (e) {
     observer.stop();
     await api.close();

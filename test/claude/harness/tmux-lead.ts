@@ -21,8 +21,15 @@ export interface LeadOptions {
    * `bypass` (the default): `--dangerously-skip-permissions`, no permission dialogs for the lead
    * or its teammates. `default`: `--permission-mode default` ("manual mode on"), so tool uses
    * that need permission, the teammates' included, ask in the lead's terminal; no IS_SANDBOX.
+   * `plan`: `--permission-mode plan` ("plan mode on"): teammates the lead spawns must have their
+   * plans approved by the lead.
    */
-  permissionMode?: 'bypass' | 'default';
+  permissionMode?: 'bypass' | 'default' | 'plan';
+  /**
+   * `in-process` (the default): teammates run inside the lead's process. `tmux`: each teammate
+   * is a `claude` process of its own in a pane the lead splits off its own, in this tmux server.
+   */
+  teammateMode?: 'in-process' | 'tmux';
 }
 
 export interface Lead {
@@ -36,6 +43,10 @@ export interface Lead {
   tmuxPid: number;
   /** The pane's shell (the lead's parent). */
   shellPid: number;
+  /** The lead's pane (`%<n>`): every key and capture targets it, so panes split off for teammates never get them. */
+  paneId: string;
+  /** Runs a tmux command against this run's private server (e.g. `list-panes`), returning its output. */
+  tmux(args: string[]): string;
   debugLog: string;
   /** Types a genuine user turn: the text literally, a pause for the TUI's paste window, Enter. */
   type(text: string): Promise<void>;
@@ -136,7 +147,8 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   const teamName = `session-${sessionId.slice(0, 8)}`;
   const tmuxName = `teamdeck-${randomBytes(6).toString('hex')}`;
   const debugLog = join(run.run, 'lead-debug.log');
-  const manual = opts.permissionMode === 'default';
+  const mode = opts.permissionMode ?? 'bypass';
+  const manual = mode !== 'bypass';
   const env = leadEnv(run, opts.apiUrl, opts.env);
   // Only skip-permissions needs it as root; without it a manual-mode lead runs as it would for a user.
   if (manual && !opts.env?.IS_SANDBOX) delete env.IS_SANDBOX;
@@ -152,16 +164,17 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
     return r.stdout;
   };
   const envArgs = Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-  const permissionArgs = manual ? ['--permission-mode', 'default'] : ['--dangerously-skip-permissions'];
+  const permissionArgs = manual ? ['--permission-mode', mode] : ['--dangerously-skip-permissions'];
   /** The footer that says the TUI is ready, by permission mode. */
-  const readyMarker = manual ? 'manual mode on' : 'bypass permissions on';
-  const claudeArgs = ['--session-id', sessionId, ...permissionArgs, '--teammate-mode', 'in-process', '--debug-file', debugLog];
+  const readyMarker = { bypass: 'bypass permissions on', default: 'manual mode on', plan: 'plan mode on' }[mode];
+  const claudeArgs = ['--session-id', sessionId, ...permissionArgs, '--teammate-mode', opts.teammateMode ?? 'in-process', '--debug-file', debugLog];
   // A shell in the pane runs the lead and writes down how it ended.
   const exitFile = join(run.run, 'lead.exit');
   const wrapper = `"$0" "$@"; echo $? > '${exitFile.replace(/'/g, `'\\''`)}'`;
   tmux(['new-session', '-d', '-s', 'lead', '-x', '200', '-y', '50', '-c', run.proj, ...envArgs, '/bin/sh', '-c', wrapper, binary, ...claudeArgs]);
   const tmuxPid = Number(tmux(['display-message', '-p', '-t', 'lead', '#{pid}']).trim());
   const shellPid = Number(tmux(['display-message', '-p', '-t', 'lead', '#{pane_pid}']).trim());
+  const paneId = tmux(['display-message', '-p', '-t', 'lead', '#{pane_id}']).trim();
   let serverKilled = false;
   const pid = await waitFor(() => childRunning(shellPid, binary), { what: 'the lead process to start', timeoutMs: 10_000, intervalMs: 5 }).catch((e) => {
     spawnSync('tmux', ['-L', tmuxName, 'kill-server'], { env: tmuxEnv, timeout: 10_000 });
@@ -171,13 +184,13 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   const capture = () => {
     if (serverKilled) return '(tmux server already gone)';
     try {
-      return tmux(['capture-pane', '-p', '-t', 'lead', '-S', '-200']);
+      return tmux(['capture-pane', '-p', '-t', paneId, '-S', '-200']);
     } catch (e) {
       return `(capture failed: ${(e as Error).message})`;
     }
   };
   /** The visible screen only: cheaper to poll than capture(). */
-  const screen = () => (serverKilled ? '' : tmux(['capture-pane', '-p', '-t', 'lead']));
+  const screen = () => (serverKilled ? '' : tmux(['capture-pane', '-p', '-t', paneId]));
   const ours = (p: number) => {
     const cmd = procCmdline(p);
     return cmd !== undefined && (cmd.includes(binary) || cmd.includes(run.run));
@@ -187,7 +200,7 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
     await waitFor(() => !procAlive(pid), { what: `the lead (pid ${pid}) to exit`, timeoutMs, intervalMs: 5 });
   };
   const type = async (text: string) => {
-    tmux(['send-keys', '-t', 'lead', '-l', text]);
+    tmux(['send-keys', '-t', paneId, '-l', text]);
     const head = text.slice(0, 40);
     await waitFor(() => inputBox(screen()).includes(head), { what: `the typed text to show in the lead's input box`, timeoutMs: 5_000, intervalMs: 25 });
     // The TUI treats keys arriving together as a paste; Enter must come after it settles.
@@ -195,7 +208,7 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
     // An Enter that arrives while the TUI is still starting is dropped: press it again while
     // the text still sits in the input box.
     for (let attempt = 1; ; attempt++) {
-      tmux(['send-keys', '-t', 'lead', 'Enter']);
+      tmux(['send-keys', '-t', paneId, 'Enter']);
       try {
         await waitFor(() => !inputBox(screen()).includes(head), { what: 'the prompt to be submitted', timeoutMs: 1_500, intervalMs: 25 });
         return;
@@ -207,10 +220,10 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
   const paste = async (text: string, { submit = true, pauseMs = 250 }: { submit?: boolean; pauseMs?: number } = {}) => {
     // -p: bracketed (the TUI asked for it), -r: newlines as LF, not CR; -d: the buffer goes after.
     tmux(['load-buffer', '-b', 'teamdeck-paste', '-'], text);
-    tmux(['paste-buffer', '-p', '-r', '-d', '-b', 'teamdeck-paste', '-t', 'lead']);
+    tmux(['paste-buffer', '-p', '-r', '-d', '-b', 'teamdeck-paste', '-t', paneId]);
     if (!submit) return;
     await delay(pauseMs);
-    tmux(['send-keys', '-t', 'lead', 'Enter']);
+    tmux(['send-keys', '-t', paneId, 'Enter']);
   };
   const signal = (sig: NodeJS.Signals) => {
     if (!procAlive(pid)) return;
@@ -225,10 +238,12 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
     pid,
     tmuxPid,
     shellPid,
+    paneId,
+    tmux: (args) => tmux(args),
     debugLog,
     type,
     paste,
-    typeRaw: (text) => void tmux(['send-keys', '-t', 'lead', '-l', text]),
+    typeRaw: (text) => void tmux(['send-keys', '-t', paneId, '-l', text]),
     exit: async (timeoutMs = 10_000) => {
       await type('/exit');
       await waitForExit(timeoutMs);
@@ -242,7 +257,7 @@ export async function startLead(opts: LeadOptions): Promise<Lead> {
     },
     capture,
     screen,
-    keys: (...keys) => void tmux(['send-keys', '-t', 'lead', ...keys]),
+    keys: (...keys) => void tmux(['send-keys', '-t', paneId, ...keys]),
     cleanup: async ({ keepRunDir = false } = {}) => {
       try {
         if (alive()) {
