@@ -8,6 +8,7 @@ import { CAPTURED_TEAM, liveCapturedTeam } from '../../test/helpers/captured-tea
 import { cliEnv, runCli } from '../../test/helpers/cli-kit.js';
 import { useTempDirs } from '../../test/helpers/tmp.js';
 import type { DoctorReport, TeamSummary } from '../shared/types.js';
+import { doctorExitCode } from './commands/doctor.js';
 
 const tempDir = useTempDirs();
 
@@ -38,5 +39,12 @@ describe('teamdeck doctor and the Claude Code version of each team', () => {
     const words = await runCli(['doctor', ...dirs], { env });
     expect(words.stdout).toContain(`Claude Code: ${join(bin, 'claude')}, version 2.1.336`);
     expect(words.stdout).toContain('Teamdeck was tested with Claude Code 2.1.332–2.1.337');
+  });
+
+  it('exits 1 only when a finding is a problem: notes and warnings leave 0', () => {
+    const f = (level: DoctorReport['findings'][number]['level']) => ({ check: 'tmux' as const, level, summary: level });
+    expect(doctorExitCode({ findings: [f('ok'), f('note'), f('warning')] })).toBe(0);
+    expect(doctorExitCode({ findings: [f('ok'), f('problem')] })).toBe(1);
+    expect(doctorExitCode({ findings: [] })).toBe(0);
   });
 });
