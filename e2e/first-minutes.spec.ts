@@ -113,6 +113,8 @@ for (const size of SIZES) {
     await page.getByTestId('feed-button').click();
     await expect(page.getByTestId('feed')).toBeVisible();
     await expect(page.locator('[data-testid^="feed-msg-"][data-status]', { hasText: 'first line' })).toContainText(/you\s*→\s*researcher/);
+    // On screen, not only in the DOM.
+    await expect(page.locator('[data-testid^="feed-msg-"][data-status]', { hasText: 'first line' })).toBeVisible();
     await expect(page.getByTestId('feed')).not.toContainText('→teamdeck');
     await laidOut(page, info, `${tag}-feed`);
     await page.getByTestId('export-button').click();
