@@ -108,7 +108,10 @@ export function MemberHeader({ team, member }: { team: string; member: string })
           {kind && <span className="min-w-0 truncate text-xs text-zinc-500 dark:text-zinc-400">· {kind}</span>}
         </div>
         <div className="mt-0.5 flex min-w-0 items-center gap-2">
-          <ActivityLine team={team} member={member} />
+          {/* The activity keeps its words (up to most of the row); Stop's reason gives way first. */}
+          <div className="min-w-0 max-w-[70%] shrink-0">
+            <ActivityLine team={team} member={member} />
+          </div>
           <StopButton team={team} member={member} />
         </div>
         <div data-testid="member-meta" className="dot-list mt-0.5 text-xs text-zinc-500 dark:text-zinc-400">
