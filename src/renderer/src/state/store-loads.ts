@@ -34,10 +34,10 @@ export function createStoreLoads({ api, get, update, once }: StoreKit): StoreLoa
       return;
     }
     const seq = s.byTeam[team]?.recordSeq ?? 0;
-    void once(`thread:${gen}:${seq}:${team}/${member}`, async () => {
+    void once(`thread:${gen}:${team}/${member}`, async () => {
       const r = await call(() => api.getThread(team, member));
       update((x) => (r.ok ? applyThreadLoaded(x, team, member, r.value, gen, seq) : applyThreadError(x, team, member, r.error.message)));
-    });
+    }).then(() => againIfStale(team, seq));
   };
 
   const feed = (team: string) => {
@@ -45,10 +45,19 @@ export function createStoreLoads({ api, get, update, once }: StoreKit): StoreLoa
     const gen = s.generation;
     if (s.byTeam[team]?.feedLoaded === gen) return;
     const seq = s.byTeam[team]?.recordSeq ?? 0;
-    void once(`feed:${gen}:${seq}:${team}`, async () => {
+    void once(`feed:${gen}:${team}`, async () => {
       const r = await call(() => api.getFeed(team));
       update((x) => (r.ok ? applyFeedLoaded(x, team, r.value, gen, seq) : applyFeedError(x, team, r.error.message)));
-    });
+    }).then(() => againIfStale(team, seq));
+  };
+
+  /**
+   * One load of a feed or thread at a time: when the host read more of the team's history while
+   * it ran (a `record` event), the answer was merged but not counted whole, and what the screen
+   * shows is loaded once more after it, not once per event.
+   */
+  const againIfStale = (team: string, seq: number) => {
+    if ((get().byTeam[team]?.recordSeq ?? 0) !== seq) openSelection();
   };
 
   const roster = (team: string) => {
