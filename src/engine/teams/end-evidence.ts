@@ -4,6 +4,7 @@
 // the latest row of its lead's transcript (Claude writes the lead's last rows as it exits), and
 // the latest thing a member was seen doing (a message's own timestamp, a join). The end is the
 // latest of these, never later than now; with none of them, the look is all there is.
+import { rowTime } from '../claude/transcript-rows.js';
 import { readLastRows } from '../claude/transcript-timeline.js';
 import { TranscriptWatch } from '../claude/transcripts.js';
 import type { Team } from '../team/team.js';
@@ -18,12 +19,9 @@ async function leadsLastRowAt(team: Team, configDir: string): Promise<number | u
   const watch = team.transcripts?.leadSessionId === session ? team.transcripts : new TranscriptWatch(configDir, session, team.name);
   const path = await watch.leadTranscript();
   if (!path) return undefined;
-  let latest: number | undefined;
-  for (const row of (await readLastRows(path, LEAD_TAIL_BYTES)).rows) {
-    const t = typeof row.timestamp === 'string' ? Date.parse(row.timestamp) : NaN;
-    if (Number.isFinite(t) && (latest === undefined || t > latest)) latest = t;
-  }
-  return latest;
+  let latest = 0;
+  for (const row of (await readLastRows(path, LEAD_TAIL_BYTES)).rows) latest = Math.max(latest, rowTime(row));
+  return latest > 0 ? latest : undefined;
 }
 
 /** The team's last sign of life (ms) in its own files and history, or undefined when there is none. */
