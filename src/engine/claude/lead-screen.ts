@@ -3,10 +3,15 @@
 // prompt a `❯` (or `>`); a dialog (a permission prompt, a menu) replaces the box. TUI strings
 // change between versions: keep every screen rule here, and prefer the sessions file's status.
 
+/** Where the screen's full-width horizontal rules are (the input box's upper and lower edges). */
+function ruleLines(lines: readonly string[]): number[] {
+  return lines.flatMap((l, i) => (/^\s*─{20,}\s*$/.test(l) ? [i] : []));
+}
+
 /** The lines between the last two horizontal rules, or undefined when no box is on screen. */
 export function inputBox(screen: string): string | undefined {
   const lines = screen.split('\n');
-  const rules = lines.flatMap((l, i) => (/^\s*─{20,}\s*$/.test(l) ? [i] : []));
+  const rules = ruleLines(lines);
   if (rules.length < 2) return undefined;
   return lines.slice(rules.at(-2)! + 1, rules.at(-1)).join('\n');
 }
@@ -49,7 +54,7 @@ export function viewedTeammate(screen: string): string | undefined {
  */
 export function agentsListFocused(screen: string): boolean {
   const lines = screen.split('\n');
-  const rules = lines.flatMap((l, i) => (/^\s*─{20,}\s*$/.test(l) ? [i] : []));
+  const rules = ruleLines(lines);
   if (!rules.length) return false;
   const footer = lines.slice(rules.at(-1)! + 1).find((l) => l.trim() !== '');
   return footer !== undefined && /^\s*↑\/↓ to select\b/.test(footer);
