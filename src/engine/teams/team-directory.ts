@@ -322,8 +322,7 @@ export class TeamDirectory {
    * the list says it.
    */
   async versionChanged(team: Team): Promise<void> {
-    await this.lifecycle.remember(team);
-    this.ended.note(team);
+    await this.recorded(team);
     if (team.ended) this.announceTeamsSoon();
     else this.announceTeams();
   }
