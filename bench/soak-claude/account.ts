@@ -18,8 +18,6 @@
 // - recreated folders: a team folder seen again after Claude removed it.
 // - member messages: every message a member's model sent another member, in the team's feed
 //   exactly once, from its sender to its recipient (members.ts says which count as sent).
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { SentState } from '../../src/engine/journal/journal.js';
 import type { Observer } from '../../test/claude/harness/observer.js';
 import type { ApiRequest } from '../../test/claude/harness/script.js';
@@ -29,6 +27,7 @@ import { memberAccount, type MemberAccount } from './members.js';
 import { arrivals as arrivalsIn, givenAnswers, readableAfterSpells, spells, type Arrival } from './models.js';
 import type { Happened, TeamLife } from './record.js';
 import type { Views } from './scenario.js';
+import { forEachTranscriptLine } from './transcript-lines.js';
 
 /**
  * A message delivered this long before its member's end, and never read, is lost, not cut off.
@@ -101,25 +100,10 @@ const agentFor = (member: string) => (member === LEAD ? 'lead' : member);
 /** Every answer label Claude wrote into a transcript (`<agent> answer <n>:`), as `<agent>#<n>`. */
 function recordedAnswers(projectsDir: string): Set<string> {
   const out = new Set<string>();
-  const walk = (dir: string) => {
-    let entries;
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.jsonl')) {
-        for (const line of readFileSync(p, 'utf8').split('\n')) {
-          if (!line.includes('"assistant"') || !line.includes(' answer ')) continue;
-          for (const m of line.matchAll(/"text":"([\w-]+) answer (\d+):/g)) out.add(`${m[1]}#${m[2]}`);
-        }
-      }
-    }
-  };
-  walk(projectsDir);
+  forEachTranscriptLine(projectsDir, (line) => {
+    if (!line.includes('"assistant"') || !line.includes(' answer ')) return;
+    for (const m of line.matchAll(/"text":"([\w-]+) answer (\d+):/g)) out.add(`${m[1]}#${m[2]}`);
+  });
   return out;
 }
 

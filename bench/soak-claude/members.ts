@@ -13,12 +13,11 @@
 //   Teamdeck, but one shown there must be shown once.
 // - missed: sent, and not in the feed; shown twice: in the feed more than once; wrong sides:
 //   shown with another sender, recipient or text. Each one fails the run.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { ThreadMessage } from '../../src/shared/types.js';
 import type { ApiRequest } from '../../test/claude/harness/script.js';
 import { MEMBER_LABEL, memberArrivals, memberSends, toolResults } from './models.js';
 import type { TeamLife } from './record.js';
+import { forEachTranscriptLine } from './transcript-lines.js';
 
 export interface MemberAccount {
   /** SendMessage calls the models made to other members. */
@@ -44,34 +43,19 @@ const LEAD = 'team-lead';
 /** Tool results Claude wrote into the transcripts under `dir`: tool_use id -> whether it says the call failed. */
 export function recordedResults(dir: string): Map<string, boolean> {
   const out = new Map<string, boolean>();
-  const walk = (d: string) => {
-    let entries;
+  forEachTranscriptLine(dir, (line) => {
+    if (!line.includes('"tool_result"') || !line.includes('"user"')) return;
+    let row: { type?: string; message?: { content?: unknown }; toolUseResult?: { success?: unknown } };
     try {
-      entries = readdirSync(d, { withFileTypes: true });
+      row = JSON.parse(line) as typeof row;
     } catch {
-      return;
+      return; // a torn last line
     }
-    for (const e of entries) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.jsonl')) {
-        for (const line of readFileSync(p, 'utf8').split('\n')) {
-          if (!line.includes('"tool_result"') || !line.includes('"user"')) continue;
-          let row: { type?: string; message?: { content?: unknown }; toolUseResult?: { success?: unknown } };
-          try {
-            row = JSON.parse(line) as typeof row;
-          } catch {
-            continue; // a torn last line
-          }
-          if (row.type !== 'user' || !Array.isArray(row.message?.content)) continue;
-          for (const b of row.message.content as Array<{ type?: string; tool_use_id?: string; is_error?: boolean }>) {
-            if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') out.set(b.tool_use_id, b.is_error === true || row.toolUseResult?.success === false);
-          }
-        }
-      }
+    if (row.type !== 'user' || !Array.isArray(row.message?.content)) return;
+    for (const b of row.message.content as Array<{ type?: string; tool_use_id?: string; is_error?: boolean }>) {
+      if (b.type === 'tool_result' && typeof b.tool_use_id === 'string') out.set(b.tool_use_id, b.is_error === true || row.toolUseResult?.success === false);
     }
-  };
-  walk(dir);
+  });
   return out;
 }
 
