@@ -33,6 +33,8 @@ async function expectDemoHistory(page: Page, shot: (name: string) => string): Pr
   const tester = page.locator('[data-testid="thread"][data-member="tester"]');
   await expect(tester).toContainText('Run the upload suite first, then the rest.');
   await expect(tester).toContainText('212 passed, 0 failed');
+  // On screen, not only in the DOM (the list shows its rows once it has scrolled to the newest).
+  await expect(tester.getByText('212 passed, 0 failed').first()).toBeVisible();
   await page.screenshot({ path: shot('demo-thread.png') });
 }
 
