@@ -10,7 +10,9 @@
 //     may be shared: CPU time says what wall time cannot);
 //   - the serve process's resident memory during the import (peak of samples, target <= 300 MB);
 //   - a restart after Claude wrote more: what it reads (importStatus.bytesRead, and the process's
-//     own read count from /proc) against the bytes added, and how long it takes.
+//     own read count from /proc) against the bytes added, and how long it takes;
+//   - two floors beside the import's ratio: every row parsed and nothing kept (floors.ts), and
+//     the imported messages indexed for search alone (the index built again from the journals).
 // The history is generated once into a cache folder (not the repository) and reused while it is
 // less than 12 hours old; each run puts the cached files back as they were generated.
 // `--history-mb=N` (or BENCH_HISTORY_MB, default 2000) and `--history-sessions=N` (default 300)
@@ -22,6 +24,8 @@ import { join, relative } from 'node:path';
 import { generateTeams } from '../src/sim/fixture-gen.js';
 import { appendHistory, HISTORY_FORMAT, writeHistory, type GenSession } from '../src/sim/history-gen.js';
 import { ensureRendererBuilt, hostClient, launchBrowser, newBenchPage, rssMb, sleep, startHost, nowMs, type Host } from './browser.js';
+import { SearchIndex } from '../src/engine/search/search-index.js';
+import { measureFloors } from './floors.js';
 import { coldStart } from './scale.js';
 import type { ImportStatus as SharedImportStatus } from '../src/shared/types.js';
 import type { Row } from './stats.js';
@@ -214,6 +218,10 @@ export async function benchImport(): Promise<Row[]> {
     await page.context().close();
     await host.stop();
     hosts.length = 0;
+    // What indexing the imported messages for search costs alone: the index built again from
+    // the journals the import wrote, in this process, nothing else running.
+    const indexed = await indexAlone(stateDir);
+    const floors = measureFloors(manifest.files.map((f) => join(config, f.path)));
 
     // Claude went on: rows appended to the newest session's lead transcript, a teammate added.
     const added = appendHistory({ configDir: config, session: manifest.sessions.at(-1)! });
@@ -258,6 +266,26 @@ export async function benchImport(): Promise<Row[]> {
       },
       {
         scenario: 'import',
+        figure: 'floor: every row parsed, nothing kept',
+        unit: 's',
+        median: floors.parseMs / 1000,
+        compare: 'plain read of the same bytes',
+        compareValue: floors.plainMs / 1000,
+        ratio: floors.parseMs / floors.plainMs,
+        note: `the least a reader that parses rows does (${floors.lines.toLocaleString('en')} rows, JSON.parse, 8 MB reads); finding the ${floors.usageLines.toLocaleString('en')} rows that carry usage alone, nothing decoded, ${(floors.findMs / 1000).toFixed(2)} s (${(floors.findMs / floors.plainMs).toFixed(2)}x); bench/floors.ts`,
+      },
+      {
+        scenario: 'import',
+        figure: 'floor: the imported messages indexed for search, alone',
+        unit: 's',
+        median: indexed.ms / 1000,
+        compare: 'plain read of the same bytes',
+        compareValue: floors.plainMs / 1000,
+        ratio: indexed.ms / floors.plainMs,
+        note: `${indexed.messages.toLocaleString('en')} messages from the journals the import wrote, into a new index (the engine's SearchIndex, SQLite FTS5), in the bench's process with nothing else running`,
+      },
+      {
+        scenario: 'import',
         figure: 'serve RSS during the import (peak of samples)',
         unit: 'MB',
         median: peak,
@@ -288,6 +316,19 @@ export async function benchImport(): Promise<Row[]> {
     // Put the cache back as generated for the next run.
     history(sessions, mb);
   }
+}
+
+/** The search index built again from the state folder's journals: its time and what it holds. */
+async function indexAlone(stateDir: string): Promise<{ ms: number; messages: number }> {
+  await rm(join(stateDir, 'search'), { recursive: true, force: true });
+  const index = new SearchIndex({ stateDir });
+  const t0 = performance.now();
+  await index.start();
+  await index.settled();
+  const ms = performance.now() - t0;
+  const messages = index.count();
+  await index.stop();
+  return { ms, messages };
 }
 
 /** Ended and running teams in the engine's list. */
