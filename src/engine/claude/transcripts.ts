@@ -9,6 +9,7 @@ import { readdir, lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { JsonlTail } from '../files/jsonl-tail.js';
 import { readBounded } from '../files/read-whole.js';
+import { paneTranscripts } from './pane-transcripts.js';
 import { readOffsets, writeOffsets, type Offsets } from './transcript-offsets.js';
 import { promptOrigin, promptText, sendAttempts, turnEndText, type SendAttempt } from './transcript-rows.js';
 
@@ -112,6 +113,8 @@ export class TranscriptWatch {
   private tails = new Map<string, Tail>();
   /** The subagents folder as last listed (inode and mtime). */
   private subagentsSeen = '';
+  /** The project folder as last listed for pane teammates' sessions (inode and mtime). */
+  private projectSeen = '';
 
   /** Where each transcript was read to, as kept in `offsetsFile` (loaded at the first look). */
   private offsets: Offsets | undefined;
@@ -218,7 +221,17 @@ export class TranscriptWatch {
     const dir = await this.findProjectDir();
     if (!dir) return;
     const lead = join(dir, `${this.leadSessionId}.jsonl`);
-    if (!this.tails.has(lead)) this.tails.set(lead, { tail: this.newTail(lead), agent: leadName, prompts: [], parents: new Map(), named: new Map() });
+    if (!this.tails.has(lead)) this.tails.set(lead, this.newEntry(lead, leadName));
+    await this.discoverSubagents(dir);
+    await this.discoverPanes(dir);
+  }
+
+  private newEntry(path: string, agent: string | undefined): Tail {
+    return { tail: this.newTail(path), agent, prompts: [], parents: new Map(), named: new Map() };
+  }
+
+  /** In-process teammates: `<leadSessionId>/subagents/agent-a<name>-<hex>.jsonl`. */
+  private async discoverSubagents(dir: string): Promise<void> {
     const sub = join(dir, this.leadSessionId, 'subagents');
     let names: string[];
     try {
@@ -239,8 +252,26 @@ export class TranscriptWatch {
       const m = SUBAGENT_FILE.exec(n);
       const path = join(sub, n);
       if (!m || this.tails.has(path)) continue;
-      this.tails.set(path, { tail: this.newTail(path), agent: await this.subagentName(path, m[1]!), prompts: [], parents: new Map(), named: new Map() });
+      this.tails.set(path, this.newEntry(path, await this.subagentName(path, m[1]!)));
     }
+  }
+
+  /** Pane teammates: sessions of their own beside the lead's (pane-transcripts.ts), listed again only when the folder changed. */
+  private async discoverPanes(dir: string): Promise<void> {
+    let sig: string;
+    let mtimeMs: number;
+    try {
+      const st = await lstat(dir);
+      mtimeMs = st.mtimeMs;
+      sig = `${st.ino}:${mtimeMs}`;
+    } catch {
+      return;
+    }
+    if (sig === this.projectSeen) return;
+    const { found, undecided } = await paneTranscripts(dir, this.teamName, (path) => this.tails.has(path));
+    for (const f of found) this.tails.set(f.path, this.newEntry(f.path, f.agent));
+    // Trusted only when no file was left to decide and the listing was not made right after a change.
+    this.projectSeen = undecided || Date.now() - mtimeMs <= 1_000 ? '' : sig;
   }
 
   /** The teammate a subagent transcript belongs to: its `.meta.json` name, for this team only. */
