@@ -111,11 +111,15 @@ export class RecordReader {
   private turnFromUser = false;
   private readonly pending = new Map<string, { name: string; input: Record<string, unknown>; timestamp: string }>();
   private lastTime = '';
+  /** The answer this read found last: later blocks of its reply are added to it. */
+  private answer: RecordMessage | undefined;
 
   constructor(private readonly opts: RecordOptions) {}
 
   read(rows: readonly Row[]): RecordMessage[] {
     const out: RecordMessage[] = [];
+    // Only an answer of this read can still grow: one read before is the caller's already.
+    this.answer = undefined;
     for (const row of rows) this.row(row, out);
     return out;
   }
@@ -148,7 +152,12 @@ export class RecordReader {
     }
     const end = turnEndText(row);
     if (!end) return;
-    if (this.turnFromUser) out.push({ id: `tx-${end.id}`, from: this.opts.agent, to: USER, text: end.text, timestamp, via: 'answer', answer: true });
+    // A later block of the same reply (a row per content block, each `end_turn`): the answer grows.
+    if (this.answer?.id === `tx-${end.id}`) {
+      this.answer.text += `\n${end.text}`;
+      return;
+    }
+    if (this.turnFromUser) out.push((this.answer = { id: `tx-${end.id}`, from: this.opts.agent, to: USER, text: end.text, timestamp, via: 'answer', answer: true }));
     this.turnFromUser = false;
   }
 

@@ -344,6 +344,15 @@ export class TranscriptWatch {
         found.sends.push(...sendAttempts(row, agent));
         const end = turnEndText(row);
         if (!end) continue;
+        // A later block of the reply that ended the turn (Claude writes a row per content block,
+        // each with the reply's id and `end_turn`): the same answer, longer. Within one poll; a
+        // reply split across two polls keeps the blocks the first one read.
+        if (t.lastEnd?.id === end.id && t.prompts.length === 0) {
+          t.lastEnd.text += `\n${end.text}`;
+          const a = found.turnAnswers.find((x) => x.agent === agent && x.id === `tx-${end.id}`);
+          if (a) a.text += `\n${end.text}`;
+          continue;
+        }
         // Messages found in one poll form one turn; its last text answers them (docs/claude-contract.md#inbox-reads).
         if (t.prompts.some(mayAnswer)) {
           found.turnAnswers.push({ id: `tx-${end.id}`, agent, to: '', text: end.text, timestamp, prompts: t.prompts.map((p) => p.text), promptRows: t.prompts });
