@@ -9,8 +9,9 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openNoFollow } from '../files/read-whole.js';
 
-/** How much of a session file's start is read to find whose it is. */
-const HEAD_BYTES = 64 * 1024;
+/** How much of a session file's start is read to find whose it is; more only when its first rows are longer. */
+const HEAD_BYTES = 16 * 1024;
+const MAX_HEAD_BYTES = 256 * 1024;
 /** Rows looked at for `teamName`: Claude writes it on a pane teammate's first rows. */
 const HEAD_ROWS = 20;
 /** A file whose head named no team is decided for good once it is this old (ms), or has HEAD_ROWS rows. */
@@ -18,7 +19,8 @@ const SETTLED_AFTER_MS = 10_000;
 /** Verdicts kept at most (the oldest are forgotten, and looked at again if asked). */
 const MAX_VERDICTS = 50_000;
 
-const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
+/** A session's transcript file name: `<session id>.jsonl`. */
+export const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
 
 export interface PaneOwner {
   teamName: string;
@@ -27,6 +29,34 @@ export interface PaneOwner {
 
 /** path → what its head says (null: no team's pane teammate), per inode. */
 const verdicts = new Map<string, { ino: number; owner: PaneOwner | null }>();
+
+async function readHead(fh: Awaited<ReturnType<typeof openNoFollow>>, length: number): Promise<Buffer> {
+  const buf = Buffer.allocUnsafe(length);
+  const { bytesRead } = await fh.read(buf, 0, length, 0);
+  return buf.subarray(0, bytesRead);
+}
+
+/** The first row of the head's whole rows that names a team and an agent, and how many rows were looked at. */
+function ownerIn(head: Buffer): { owner: PaneOwner | null; rows: number } {
+  let rows = 0;
+  for (let start = 0; rows < HEAD_ROWS; ) {
+    const nl = head.indexOf(10, start);
+    if (nl < 0) break;
+    rows++;
+    let row: Record<string, unknown>;
+    try {
+      row = JSON.parse(head.toString('utf8', start, nl)) as Record<string, unknown>;
+    } catch {
+      continue;
+    } finally {
+      start = nl + 1;
+    }
+    if (typeof row.teamName === 'string' && row.teamName !== '' && typeof row.agentName === 'string' && row.agentName !== '') {
+      return { owner: { teamName: row.teamName, agentName: row.agentName }, rows };
+    }
+  }
+  return { owner: null, rows };
+}
 
 /** Whose pane session the file is, from its first rows; `undefined` while that cannot be told yet. */
 export async function paneOwnerOf(path: string, now = Date.now()): Promise<PaneOwner | null | undefined> {
@@ -42,35 +72,19 @@ export async function paneOwnerOf(path: string, now = Date.now()): Promise<PaneO
       mtimeMs = st.mtimeMs;
       const known = verdicts.get(path);
       if (known && known.ino === ino) return known.owner;
-      const buf = Buffer.allocUnsafe(Math.min(HEAD_BYTES, st.size));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-      head = buf.subarray(0, bytesRead);
+      head = await readHead(fh, Math.min(HEAD_BYTES, st.size));
+      // A first row longer than the head (a long spawn prompt): read further, once.
+      if (head.length === HEAD_BYTES && ownerIn(head).rows < HEAD_ROWS && st.size > HEAD_BYTES) head = await readHead(fh, Math.min(MAX_HEAD_BYTES, st.size));
     } finally {
       await fh.close();
     }
-  } catch {
-    return undefined;
+  } catch (e) {
+    // A link (never followed), a file gone or not ours to read is no one's pane; anything else is asked again.
+    return ['ELOOP', 'ENOENT', 'EACCES', 'EISDIR', 'ENXIO'].includes((e as NodeJS.ErrnoException).code ?? '') ? null : undefined;
   }
-  let rows = 0;
-  let owner: PaneOwner | null = null;
-  for (let start = 0; rows < HEAD_ROWS; rows++) {
-    const nl = head.indexOf(10, start);
-    if (nl < 0) break;
-    const line = head.toString('utf8', start, nl);
-    start = nl + 1;
-    let row: Record<string, unknown>;
-    try {
-      row = JSON.parse(line) as Record<string, unknown>;
-    } catch {
-      continue;
-    }
-    if (typeof row.teamName === 'string' && row.teamName !== '' && typeof row.agentName === 'string' && row.agentName !== '') {
-      owner = { teamName: row.teamName, agentName: row.agentName };
-      break;
-    }
-  }
+  const { owner, rows } = ownerIn(head);
   // A file just begun may name its team in a row not yet written: decided later.
-  if (!owner && rows < HEAD_ROWS && head.length < HEAD_BYTES && now - mtimeMs < SETTLED_AFTER_MS) return undefined;
+  if (!owner && rows < HEAD_ROWS && now - mtimeMs < SETTLED_AFTER_MS) return undefined;
   if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
   verdicts.set(path, { ino, owner });
   return owner;

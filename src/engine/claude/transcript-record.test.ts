@@ -132,3 +132,16 @@ describe('RecordReader on a real run', () => {
     expect(frameText('just words')).toBeUndefined();
   });
 });
+
+describe("RecordReader on a pane teammate's transcript (Claude Code 2.1.337, test/fixtures/claude-2.1.337/pane-teammate)", () => {
+  it("reads Teamdeck's message and the reply of three text blocks (three rows, one id) as one answer", () => {
+    const dir = join(__dirname, '../../../test/fixtures/claude-2.1.337/pane-teammate/projects/-home-me-proj');
+    const reader = new RecordReader({ agent: 'researcher', isLead: false, transcribed: (n) => n === 'team-lead' || n === 'researcher', ours: new Set(['teamdeck']) });
+    const got = reader.read(rowsOf(join(dir, '759ee01d-c02b-44d4-8ae0-87e88abcc831.jsonl')));
+    expect(got.map(brief)).toEqual([
+      ['teamdeck', 'teamdeck', 'researcher', 'Answer in three parts. [[SAY:part one]][[SAY:part two]][[SAY:part three]]'],
+      ['answer', 'researcher', 'user', 'part one\npart two\npart three'],
+    ]);
+    expect(got[1]!.id).toBe('tx-msg_standin_5');
+  });
+});

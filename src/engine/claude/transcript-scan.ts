@@ -1,11 +1,12 @@
 // Agent teams found in Claude's transcripts (docs/claude-contract.md#record): a lead session
-// whose `subagents/` folder holds teammates' `.meta.json` files naming a `teamName`. Claude keeps
-// transcripts for `cleanupPeriodDays` (30 by default), long after it removed the team's folder,
-// so this is how a team Teamdeck never saw run is found. Reads only folder listings, the small
-// meta files and file sizes; never a transcript's rows, never through a link.
+// whose `subagents/` folder holds teammates' `.meta.json` files naming a `teamName`, or whose
+// pane teammates' own sessions name its team. Claude keeps transcripts for `cleanupPeriodDays`
+// (30 by default), long after it removed the team's folder, so this is how a team Teamdeck never saw run is found. Reads only folder listings, the small
+// meta files, file sizes and the first rows of session files; never through a link.
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readBounded } from '../files/read-whole.js';
+import { paneOwnerOf, SESSION_FILE } from './pane-transcripts.js';
 
 export interface FoundMember {
   name: string;
@@ -85,14 +86,47 @@ async function teamsOfSession(projectDir: string, sessionId: string): Promise<Fo
   return [...byTeam.values()];
 }
 
+/**
+ * Pane teammates (pane-transcripts.ts): sessions of their own beside their lead's, whose rows
+ * name the team. Each joins its team found above, or makes it: a session team's name is
+ * `session-<the first 8 of its lead's session id>`, which is how a lead whose teammates all ran
+ * in panes (no `subagents/`) is known; a pane teammate of a team of another name, with no
+ * in-process teammate beside it, is not listed.
+ */
+async function addPaneTeammates(dir: string, names: readonly string[], teams: FoundTeam[]): Promise<void> {
+  const sessions = names.filter((n) => SESSION_FILE.test(n));
+  for (const n of sessions) {
+    const owner = await paneOwnerOf(join(dir, n));
+    if (!owner) continue;
+    let t = teams.find((x) => x.teamName === owner.teamName);
+    if (!t) {
+      const prefix = /^session-([0-9a-f]{8})$/.exec(owner.teamName)?.[1];
+      const leadId = prefix === undefined ? undefined : sessions.map((f) => f.slice(0, -'.jsonl'.length)).find((id) => id.startsWith(prefix) && `${id}.jsonl` !== n);
+      const lead = leadId === undefined ? undefined : join(dir, `${leadId}.jsonl`);
+      const leadFile = lead === undefined ? undefined : await fileSize(lead);
+      if (!leadId || !lead || !leadFile) continue;
+      teams.push((t = { teamName: owner.teamName, leadSessionId: leadId, members: [], files: [{ path: lead, size: leadFile.size }], lastWriteAt: leadFile.mtimeMs }));
+    }
+    const path = join(dir, n);
+    const file = await fileSize(path);
+    if (!file || t.files.some((f) => f.path === path)) continue;
+    if (!t.members.some((m) => m.name === owner.agentName)) t.members.push({ name: owner.agentName });
+    t.files.push({ path, size: file.size });
+    t.lastWriteAt = Math.max(t.lastWriteAt, file.mtimeMs);
+  }
+}
+
 /** Every agent team the transcripts under `<configDir>/projects` record, one project folder at a time. */
 export async function* findRecordedTeams(configDir: string): AsyncGenerator<FoundTeam> {
   const projects = join(configDir, 'projects');
   for (const slug of (await list(projects)).sort()) {
     const dir = join(projects, slug);
-    for (const n of (await list(dir)).sort()) {
-      if (!SESSION.test(n)) continue;
-      yield* await teamsOfSession(dir, n);
+    const names = (await list(dir)).sort();
+    const teams: FoundTeam[] = [];
+    for (const n of names) {
+      if (SESSION.test(n)) teams.push(...(await teamsOfSession(dir, n)));
     }
+    await addPaneTeammates(dir, names, teams);
+    yield* teams;
   }
 }
