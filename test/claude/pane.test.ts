@@ -8,8 +8,7 @@
 // exactly the sums the model reported (that reply once) beside the lead, priced from
 // prices.json, and `export` its report to the lead once. After the lead's /exit (a dialog
 // while the pane teammate lives) the team's folder is gone: the engine keeps the figures, and a
-// Teamdeck that never ran should find them in the transcripts (skipped until the import's scan
-// finds pane-only teams: see below).
+// Teamdeck that never ran finds them in the transcripts.
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -213,11 +212,10 @@ describeClaude(`A pane teammate's usage and record against Claude Code ${CLAUDE_
     expect(byMember(await usageOf(cli))).toEqual(expected);
   });
 
-  // Skipped, not passing: transcript-scan.ts finds a team only through its teammates'
-  // `<lead session>/subagents/*.meta.json`, and a pane-only team has no subagents/ folder (its
-  // teammate is a session of its own, whose rows alone name the team; the lead's rows never do),
-  // so a Teamdeck that never ran answers `no team "<T>"`. Enable once the scan finds pane teams.
-  it.skip("after the lead's /exit, a Teamdeck that never ran finds the pane teammate's usage in the transcripts", async () => {
+  // A pane-only team has no subagents/ folder (its teammate is a session of its own, whose rows
+  // alone name the team; the lead's rows never do): the import's scan finds it by its name,
+  // `session-<the first 8 of the lead's session id>` (transcript-scan.ts).
+  it("after the lead's /exit, a Teamdeck that never ran finds the pane teammate's usage in the transcripts", async () => {
     expect(existsSync(team.teamDir)).toBe(false);
     const expected = Object.fromEntries(scriptedSums(team.api.log));
     const kept = await usageOf(fresh('state-after-exit'));
