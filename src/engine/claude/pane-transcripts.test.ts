@@ -71,7 +71,7 @@ describe("a pane teammate's transcript", () => {
     expect(teams[0]!.files.map((f) => f.path).sort()).toEqual([join(project, `${LEAD}.jsonl`), join(project, `${PANE}.jsonl`)].sort());
   });
 
-  it('is told once its first rows name the team; until then it is asked again, and a link is never followed', async () => {
+  it('is told by its first real row; until that is written it is asked again, and a link is never followed', async () => {
     const dir = await tempDir();
     const fresh = join(dir, 'fresh.jsonl');
     await writeFile(fresh, meta(1) + meta(2));
@@ -87,6 +87,14 @@ describe("a pane teammate's transcript", () => {
     await writeFile(old, meta(3));
     await utimes(old, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
     expect(await paneOwnerOf(old)).toBeNull();
+    // A session whose first real row names no team (a lead's, any other): no one's, at once.
+    const lead = join(dir, 'lead.jsonl');
+    await writeFile(lead, meta(4) + JSON.stringify({ parentUuid: null, type: 'user', message: { role: 'user', content: 'Start the team.' }, uuid: 'u0' }) + '\n');
+    expect(await paneOwnerOf(lead)).toBeNull();
+    // A spawn prompt longer than the first look (16 KB): read further.
+    const long = join(dir, 'long.jsonl');
+    await writeFile(long, meta(5) + userRow('session-abcdef02', 'writer').replace('"hi"', JSON.stringify('x'.repeat(40_000))));
+    expect(await paneOwnerOf(long)).toEqual({ teamName: 'session-abcdef02', agentName: 'writer' });
     // A link to a pane teammate's transcript is not followed.
     await mkdir(join(dir, 'sub'));
     const link = join(dir, 'sub', 'link.jsonl');

@@ -2,9 +2,10 @@
 // terminal pane of its own (teammate mode `tmux`) is a session of its own, so its transcript is
 // `<config>/projects/<slug>/<itsSessionId>.jsonl` beside the lead's, not under the lead's
 // `subagents/`, and nothing in the team's folder names its session. Its rows carry `teamName`
-// and `agentName`, so a session file is known for a pane teammate's by its first rows. Each file
-// is looked at once (its head, at most HEAD_BYTES, never through a link) and the verdict kept
-// for the whole process: the import opens hundreds of teams over the same project folders.
+// and `agentName`, so a session file is known for a pane teammate's by its first real row. Each
+// file is looked at once (its head, HEAD_BYTES, more only for a longer first row; never through
+// a link) and the verdict kept for the whole process: the import opens hundreds of teams over
+// the same project folders.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openNoFollow } from '../files/read-whole.js';
@@ -12,9 +13,9 @@ import { openNoFollow } from '../files/read-whole.js';
 /** How much of a session file's start is read to find whose it is; more only when its first rows are longer. */
 const HEAD_BYTES = 16 * 1024;
 const MAX_HEAD_BYTES = 256 * 1024;
-/** Rows looked at for `teamName`: Claude writes it on a pane teammate's first rows. */
+/** Rows looked at for the first one with a `uuid` (a pane teammate's comes fifth, after its metadata rows). */
 const HEAD_ROWS = 20;
-/** A file whose head named no team is decided for good once it is this old (ms), or has HEAD_ROWS rows. */
+/** A file whose head holds no such row yet is decided (no one's) once it is this old (ms). */
 const SETTLED_AFTER_MS = 10_000;
 /** Verdicts kept at most (the oldest are forgotten, and looked at again if asked). */
 const MAX_VERDICTS = 50_000;
@@ -36,26 +37,30 @@ async function readHead(fh: Awaited<ReturnType<typeof openNoFollow>>, length: nu
   return buf.subarray(0, bytesRead);
 }
 
-/** The first row of the head's whole rows that names a team and an agent, and how many rows were looked at. */
-function ownerIn(head: Buffer): { owner: PaneOwner | null; rows: number } {
-  let rows = 0;
-  for (let start = 0; rows < HEAD_ROWS; ) {
+/**
+ * Whose session the head is: its first row with a `uuid` (a user, assistant, attachment or
+ * system row) says, since every such row of a pane teammate's carries `teamName` and
+ * `agentName` and no other session's does; the metadata rows before it carry neither.
+ * `decided: false` while no such row is whole in the head.
+ */
+function ownerIn(head: Buffer): { owner: PaneOwner | null; decided: boolean } {
+  for (let start = 0, rows = 0; rows < HEAD_ROWS; rows++) {
     const nl = head.indexOf(10, start);
     if (nl < 0) break;
-    rows++;
-    let row: Record<string, unknown>;
+    let row: Record<string, unknown> | undefined;
     try {
       row = JSON.parse(head.toString('utf8', start, nl)) as Record<string, unknown>;
     } catch {
-      continue;
-    } finally {
-      start = nl + 1;
+      row = undefined;
     }
+    start = nl + 1;
+    if (!row || typeof row.uuid !== 'string') continue;
     if (typeof row.teamName === 'string' && row.teamName !== '' && typeof row.agentName === 'string' && row.agentName !== '') {
-      return { owner: { teamName: row.teamName, agentName: row.agentName }, rows };
+      return { owner: { teamName: row.teamName, agentName: row.agentName }, decided: true };
     }
+    return { owner: null, decided: true };
   }
-  return { owner: null, rows };
+  return { owner: null, decided: false };
 }
 
 /** Whose pane session the file is, from its first rows; `undefined` while that cannot be told yet. */
@@ -74,7 +79,7 @@ export async function paneOwnerOf(path: string, now = Date.now()): Promise<PaneO
       if (known && known.ino === ino) return known.owner;
       head = await readHead(fh, Math.min(HEAD_BYTES, st.size));
       // A first row longer than the head (a long spawn prompt): read further, once.
-      if (head.length === HEAD_BYTES && ownerIn(head).rows < HEAD_ROWS && st.size > HEAD_BYTES) head = await readHead(fh, Math.min(MAX_HEAD_BYTES, st.size));
+      if (!ownerIn(head).decided && st.size > HEAD_BYTES) head = await readHead(fh, Math.min(MAX_HEAD_BYTES, st.size));
     } finally {
       await fh.close();
     }
@@ -82,9 +87,9 @@ export async function paneOwnerOf(path: string, now = Date.now()): Promise<PaneO
     // A link (never followed), a file gone or not ours to read is no one's pane; anything else is asked again.
     return ['ELOOP', 'ENOENT', 'EACCES', 'EISDIR', 'ENXIO'].includes((e as NodeJS.ErrnoException).code ?? '') ? null : undefined;
   }
-  const { owner, rows } = ownerIn(head);
+  const { owner, decided } = ownerIn(head);
   // A file just begun may name its team in a row not yet written: decided later.
-  if (!owner && rows < HEAD_ROWS && now - mtimeMs < SETTLED_AFTER_MS) return undefined;
+  if (!decided && now - mtimeMs < SETTLED_AFTER_MS) return undefined;
   if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
   verdicts.set(path, { ino, owner });
   return owner;
