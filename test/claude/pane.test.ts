@@ -15,9 +15,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentToken, LEAD_TOKEN } from './harness/api-standin.js';
 import { CLAUDE_CODE_VERSION } from './harness/binary.js';
 import { isIdleFrom } from './harness/entries.js';
-import { type ApiRequest } from './harness/script.js';
 import { startTeam, type Team } from './harness/team.js';
 import { startWatch, teamdeckCli, type CliMessage, type TeamdeckCli, type WatchEngine } from './harness/teamdeck-cli.js';
+import { byMember, costAt, countsOf, quiet, scriptedSums, type Sums, type UsageJson } from './harness/usage-sums.js';
 import { describeClaude, reportOnFailure } from './harness/vitest.js';
 import { waitFor } from './harness/wait.js';
 
@@ -28,23 +28,6 @@ const PRICE = { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cac
 /** What the pane teammate tells the lead with SendMessage in its first turn. */
 const REPORT = 'researcher reporting in from its own pane';
 
-interface Sums {
-  messages: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheWriteTokens: number;
-  cacheReadTokens: number;
-}
-interface MemberJson extends Sums {
-  member: string;
-  model?: string;
-  costUsd: number | null;
-}
-interface UsageJson {
-  team: string;
-  members: MemberJson[];
-  total: Sums & { costUsd: number | null };
-}
 interface Row {
   type?: string;
   teamName?: string;
@@ -52,34 +35,8 @@ interface Row {
   message?: { id?: string; model?: string; usage?: Record<string, number>; content?: unknown };
 }
 
-const memberOf = (agent: string) => (agent === 'lead' ? 'team-lead' : agent);
-
-/** What the model reported, per member: every answered request once (side calls leave no row). */
-function scriptedSums(log: ApiRequest[]): Map<string, Sums> {
-  const out = new Map<string, Sums>();
-  for (const r of log) {
-    if (!r.usage || r.agent === 'side' || r.agent === 'unknown') continue;
-    const m = memberOf(r.agent);
-    const s = out.get(m) ?? { messages: 0, inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0 };
-    s.messages++;
-    s.inputTokens += r.usage.input_tokens;
-    s.outputTokens += r.usage.output_tokens;
-    s.cacheWriteTokens += r.usage.cache_creation_input_tokens;
-    s.cacheReadTokens += r.usage.cache_read_input_tokens;
-    out.set(m, s);
-  }
-  return out;
-}
-
-const costOf = (s: Sums) => (s.inputTokens * PRICE.inputPerMTok + s.outputTokens * PRICE.outputPerMTok + s.cacheWriteTokens * PRICE.cacheWritePerMTok + s.cacheReadTokens * PRICE.cacheReadPerMTok) / 1e6;
-const countsOf = (m: Sums): Sums => ({ messages: m.messages, inputTokens: m.inputTokens, outputTokens: m.outputTokens, cacheWriteTokens: m.cacheWriteTokens, cacheReadTokens: m.cacheReadTokens });
-const byMember = (u: UsageJson) => Object.fromEntries(u.members.map((m) => [m.member, countsOf(m)]));
+const costOf = (s: Sums) => costAt(PRICE, s);
 const sameAs = (u: UsageJson, expected: Map<string, Sums>) => u.members.length === expected.size && u.members.every((m) => JSON.stringify(countsOf(m)) === JSON.stringify(expected.get(m.member)));
-
-/** Waits until no model request has come for `quietMs`: every reply so far is in the transcripts. */
-async function quiet(team: Team, quietMs = 1_500): Promise<void> {
-  await waitFor(() => Date.now() - (team.api.log.at(-1)?.at ?? 0) >= quietMs, { what: 'the team to go quiet', timeoutMs: S, intervalMs: 100 });
-}
 
 /** The session files beside the lead's (its own excepted), with their rows. */
 function sessionFiles(team: Team): Array<{ path: string; rows: Row[] }> {

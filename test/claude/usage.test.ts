@@ -13,9 +13,9 @@ import { LEAD_TOKEN } from './harness/api-standin.js';
 import { CLAUDE_CODE_VERSION } from './harness/binary.js';
 import { listenToEngine, type EngineListener } from './harness/engine-events.js';
 import { isIdleFrom } from './harness/entries.js';
-import { type ApiRequest } from './harness/script.js';
 import { startTeam, type Team } from './harness/team.js';
 import { startWatch, teamdeckCli, type TeamdeckCli, type WatchEngine } from './harness/teamdeck-cli.js';
+import { byMember, costAt, countsOf, quiet, scriptedSums, type Sums, type UsageJson } from './harness/usage-sums.js';
 import { describeClaude, reportOnFailure } from './harness/vitest.js';
 import { waitFor } from './harness/wait.js';
 
@@ -24,56 +24,7 @@ const S = 20_000;
 const MODEL = 'claude-usage-contract-test';
 const PRICE = { inputPerMTok: 3, outputPerMTok: 15, cacheWritePerMTok: 3.75, cacheReadPerMTok: 0.3 };
 
-interface Sums {
-  messages: number;
-  inputTokens: number;
-  outputTokens: number;
-  cacheWriteTokens: number;
-  cacheReadTokens: number;
-}
-interface MemberJson extends Sums {
-  member: string;
-  model?: string;
-  costUsd: number | null;
-}
-interface UsageJson {
-  team: string;
-  members: MemberJson[];
-  total: Sums & { costUsd: number | null };
-  claudeTotalUsd?: number;
-}
-
-/** The member an agent of the stand-in's log is on the team. */
-const memberOf = (agent: string) => (agent === 'lead' ? 'team-lead' : agent);
-
-/** What the model reported, per member: every answered request once (side calls leave no row: §19). */
-function scriptedSums(log: ApiRequest[]): Map<string, Sums> {
-  const out = new Map<string, Sums>();
-  for (const r of log) {
-    if (!r.usage || r.agent === 'side' || r.agent === 'unknown') continue;
-    const m = memberOf(r.agent);
-    const s = out.get(m) ?? { messages: 0, inputTokens: 0, outputTokens: 0, cacheWriteTokens: 0, cacheReadTokens: 0 };
-    s.messages++;
-    s.inputTokens += r.usage.input_tokens;
-    s.outputTokens += r.usage.output_tokens;
-    s.cacheWriteTokens += r.usage.cache_creation_input_tokens;
-    s.cacheReadTokens += r.usage.cache_read_input_tokens;
-    out.set(m, s);
-  }
-  return out;
-}
-
-const costOf = (s: Sums) => (s.inputTokens * PRICE.inputPerMTok + s.outputTokens * PRICE.outputPerMTok + s.cacheWriteTokens * PRICE.cacheWritePerMTok + s.cacheReadTokens * PRICE.cacheReadPerMTok) / 1e6;
-
-const countsOf = (m: Sums): Sums => ({ messages: m.messages, inputTokens: m.inputTokens, outputTokens: m.outputTokens, cacheWriteTokens: m.cacheWriteTokens, cacheReadTokens: m.cacheReadTokens });
-
-/** Each member's counts, by name (an ended team has no roster to order them by). */
-const byMember = (u: UsageJson) => Object.fromEntries(u.members.map((m) => [m.member, countsOf(m)]));
-
-/** Waits until no model request has come for `quietMs`: every reply so far is in the transcripts. */
-async function quiet(team: Team, quietMs = 1_500): Promise<void> {
-  await waitFor(() => Date.now() - (team.api.log.at(-1)?.at ?? 0) >= quietMs, { what: 'the team to go quiet', timeoutMs: S, intervalMs: 100 });
-}
+const costOf = (s: Sums) => costAt(PRICE, s);
 
 describeClaude(`Usage and cost against Claude Code ${CLAUDE_CODE_VERSION}`, () => {
   let team: Team;
