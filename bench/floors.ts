@@ -8,6 +8,7 @@
 //   - parse:  the bytes read, and every line decoded and JSON.parse'd, nothing kept: the least a
 //             reader that parses rows does.
 import { closeSync, openSync, readSync } from 'node:fs';
+import type { Row } from './stats.js';
 
 /** As the engine's tail reads (files/jsonl-tail.ts MAX_READ_PER_POLL). */
 const CHUNK = 8 * 1024 * 1024;
@@ -102,4 +103,10 @@ export function measureFloors(paths: readonly string[], runs = 3): Floors {
     lines = pa.count;
   }
   return { plainMs: med(p), findMs: med(f), parseMs: med(j), usageLines, lines };
+}
+
+/** A row of the table for one floor (or any pass) against the plain read; `unit` 's' shows seconds. */
+export function floorRow(scenario: string, figure: string, unit: 'ms' | 's', ms: number, plainMs: number, note: string): Row {
+  const k = unit === 's' ? 1000 : 1;
+  return { scenario, figure, unit, median: ms / k, compare: 'plain read of the same bytes', compareValue: plainMs / k, ratio: ms / plainMs, note };
 }

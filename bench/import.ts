@@ -25,7 +25,7 @@ import { generateTeams } from '../src/sim/fixture-gen.js';
 import { appendHistory, HISTORY_FORMAT, writeHistory, type GenSession } from '../src/sim/history-gen.js';
 import { ensureRendererBuilt, hostClient, launchBrowser, newBenchPage, rssMb, sleep, startHost, nowMs, type Host } from './browser.js';
 import { SearchIndex } from '../src/engine/search/search-index.js';
-import { measureFloors } from './floors.js';
+import { floorRow, measureFloors } from './floors.js';
 import { coldStart } from './scale.js';
 import type { ImportStatus as SharedImportStatus } from '../src/shared/types.js';
 import type { Row } from './stats.js';
@@ -264,26 +264,8 @@ export async function benchImport(): Promise<Row[]> {
         met: ratio <= 3,
         note: `${mbps.toFixed(0)} MB/s against ${(totalMb / (plainMs / 1000)).toFixed(0)} MB/s read bare (1 MB reads, one file at a time); page cache warm for both (the plain read ran twice just before the import, the files fit in memory); spawn -> importStatus done ${(spawnToDoneMs / 1000).toFixed(1)} s (the engine's start and first roster included); CPU time: serve ${serveCpuS.toFixed(1)} s from spawn to the import's end (its start, the page and the search index's indexing of what the import journals included) against ${plainCpuS.toFixed(2)} s for the plain read (${(serveCpuS / plainCpuS).toFixed(0)}x); ${cpus().length} cores shared with whatever else runs (load average at the end ${loadavg()[0]!.toFixed(1)}); importStatus at the end: ${JSON.stringify(finished.status)}; teams listed: ${listed.ended} ended, ${listed.running} running; the process read ${(readFirst / 1e6).toFixed(0)} MB in all (/proc rchar: code, state and transcripts); polled every ${POLL_MS} ms`,
       },
-      {
-        scenario: 'import',
-        figure: 'floor: every row parsed, nothing kept',
-        unit: 's',
-        median: floors.parseMs / 1000,
-        compare: 'plain read of the same bytes',
-        compareValue: floors.plainMs / 1000,
-        ratio: floors.parseMs / floors.plainMs,
-        note: `the least a reader that parses rows does (${floors.lines.toLocaleString('en')} rows, JSON.parse, 8 MB reads); finding the ${floors.usageLines.toLocaleString('en')} rows that carry usage alone, nothing decoded, ${(floors.findMs / 1000).toFixed(2)} s (${(floors.findMs / floors.plainMs).toFixed(2)}x); bench/floors.ts`,
-      },
-      {
-        scenario: 'import',
-        figure: 'floor: the imported messages indexed for search, alone',
-        unit: 's',
-        median: indexed.ms / 1000,
-        compare: 'plain read of the same bytes',
-        compareValue: floors.plainMs / 1000,
-        ratio: indexed.ms / floors.plainMs,
-        note: `${indexed.messages.toLocaleString('en')} messages from the journals the import wrote, into a new index (the engine's SearchIndex, SQLite FTS5), in the bench's process with nothing else running`,
-      },
+      floorRow('import', 'floor: every row parsed, nothing kept', 's', floors.parseMs, floors.plainMs, `the least a reader that parses rows does (${floors.lines.toLocaleString('en')} rows, JSON.parse, 8 MB reads); finding the ${floors.usageLines.toLocaleString('en')} rows that carry usage alone, nothing decoded, ${(floors.findMs / 1000).toFixed(2)} s (${(floors.findMs / floors.plainMs).toFixed(2)}x); bench/floors.ts`),
+      floorRow('import', 'floor: the imported messages indexed for search, alone', 's', indexed.ms, floors.plainMs, `${indexed.messages.toLocaleString('en')} messages from the journals the import wrote, into a new index (the engine's SearchIndex, SQLite FTS5), in the bench's process with nothing else running`),
       {
         scenario: 'import',
         figure: 'serve RSS during the import (peak of samples)',

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { TranscriptWatch } from '../src/engine/claude/transcripts.js';
 import { UsageBook } from '../src/engine/usage/usage-book.js';
-import { measureFloors, type Floors } from './floors.js';
+import { floorRow, measureFloors, type Floors } from './floors.js';
 import type { Row } from './stats.js';
 
 const MEMBERS = ['researcher', 'writer', 'tester', 'reviewer'];
@@ -144,25 +144,7 @@ export async function benchUsage(): Promise<Row[]> {
       met: usage / plain <= 3,
       note: `${rate(usage)} against ${rate(plain)} read bare; ${(usage / parse).toFixed(2)}x reading and parsing every row (${rate(parse)}), which the engine does for activity, receipts and the record anyway; ${where}`,
     },
-    {
-      scenario: 'usage',
-      figure: 'floor: the usage rows found, nothing decoded',
-      unit: 'ms',
-      median: find,
-      compare: 'plain read of the same bytes',
-      compareValue: plain,
-      ratio: find / plain,
-      note: `the least any reader of usage does: every line holding a "usage" key found with its bounds (${floorRuns.at(-1)!.usageLines.toLocaleString('en-US')} lines, Buffer.indexOf); ${where}`,
-    },
-    {
-      scenario: 'usage',
-      figure: 'floor: every row parsed, nothing kept',
-      unit: 'ms',
-      median: parse,
-      compare: 'plain read of the same bytes',
-      compareValue: plain,
-      ratio: parse / plain,
-      note: `the least a reader that parses rows does (${floorRuns.at(-1)!.lines.toLocaleString('en-US')} rows, JSON.parse); ${where}`,
-    },
+    floorRow('usage', 'floor: the usage rows found, nothing decoded', 'ms', find, plain, `the least any reader of usage does: every line holding a "usage" key found with its bounds (${floorRuns.at(-1)!.usageLines.toLocaleString('en-US')} lines, Buffer.indexOf); ${where}`),
+    floorRow('usage', 'floor: every row parsed, nothing kept', 'ms', parse, plain, `the least a reader that parses rows does (${floorRuns.at(-1)!.lines.toLocaleString('en-US')} rows, JSON.parse); ${where}`),
   ];
 }
