@@ -28,8 +28,12 @@ export interface PaneOwner {
   agentName: string;
 }
 
-/** path → what its head says (null: no team's pane teammate), per inode. */
-const verdicts = new Map<string, { ino: number; owner: PaneOwner | null }>();
+/**
+ * path → what its head said (null: no team's pane teammate). A session file is named by its
+ * session's id and only ever appended to, so a verdict holds for good: a listing asks no file
+ * twice.
+ */
+const verdicts = new Map<string, PaneOwner | null>();
 
 async function readHead(fh: Awaited<ReturnType<typeof openNoFollow>>, length: number): Promise<Buffer> {
   const buf = Buffer.allocUnsafe(length);
@@ -65,18 +69,16 @@ function ownerIn(head: Buffer): { owner: PaneOwner | null; decided: boolean } {
 
 /** Whose pane session the file is, from its first rows; `undefined` while that cannot be told yet. */
 export async function paneOwnerOf(path: string, now = Date.now()): Promise<PaneOwner | null | undefined> {
+  const known = verdicts.get(path);
+  if (known !== undefined) return known;
   let head: Buffer;
-  let ino: number;
   let mtimeMs: number;
   try {
     const fh = await openNoFollow(path);
     try {
       const st = await fh.stat();
       if (!st.isFile()) return null;
-      ino = st.ino;
       mtimeMs = st.mtimeMs;
-      const known = verdicts.get(path);
-      if (known && known.ino === ino) return known.owner;
       head = await readHead(fh, Math.min(HEAD_BYTES, st.size));
       // A first row longer than the head (a long spawn prompt): read further, once.
       if (!ownerIn(head).decided && st.size > HEAD_BYTES) head = await readHead(fh, Math.min(MAX_HEAD_BYTES, st.size));
@@ -91,7 +93,7 @@ export async function paneOwnerOf(path: string, now = Date.now()): Promise<PaneO
   // A file just begun may name its team in a row not yet written: decided later.
   if (!decided && now - mtimeMs < SETTLED_AFTER_MS) return undefined;
   if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.keys().next().value!);
-  verdicts.set(path, { ino, owner });
+  verdicts.set(path, owner);
   return owner;
 }
 
