@@ -63,6 +63,9 @@ async function isDir(p: string): Promise<boolean> {
 
 const SUBAGENT_FILE = /^agent-a(.+)-[0-9a-f]{16}\.jsonl$/;
 
+/** How often a team's project folder is looked at for new pane teammates' sessions (ms). */
+const PANES_EVERY_MS = 500;
+
 /** Rows' parents remembered per transcript, to tie a prompt row written late to its turn's end. */
 const MAX_PARENTS = 512;
 
@@ -115,6 +118,8 @@ export class TranscriptWatch {
   private subagentsSeen = '';
   /** The project folder as last listed for pane teammates' sessions (inode and mtime). */
   private projectSeen = '';
+  /** When it was last looked at (ms). */
+  private panesLookedAt = 0;
 
   /** Where each transcript was read to, as kept in `offsetsFile` (loaded at the first look). */
   private offsets: Offsets | undefined;
@@ -258,6 +263,11 @@ export class TranscriptWatch {
 
   /** Pane teammates: sessions of their own beside the lead's (pane-transcripts.ts), listed again only when the folder changed. */
   private async discoverPanes(dir: string): Promise<void> {
+    // Looked at again at most every PANES_EVERY_MS once a listing was trusted: a poll per
+    // appended row would otherwise pay a stat of the folder each time.
+    const now = Date.now();
+    if (this.projectSeen !== '' && now - this.panesLookedAt < PANES_EVERY_MS) return;
+    this.panesLookedAt = now;
     let sig: string;
     let mtimeMs: number;
     try {
