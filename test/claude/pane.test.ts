@@ -9,7 +9,7 @@
 // prices.json, and `export` its report to the lead once. After the lead's /exit (a dialog
 // while the pane teammate lives) the team's folder is gone: the engine keeps the figures, and a
 // Teamdeck that never ran finds them in the transcripts.
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentToken, LEAD_TOKEN } from './harness/api-standin.js';
@@ -17,7 +17,7 @@ import { CLAUDE_CODE_VERSION } from './harness/binary.js';
 import { isIdleFrom } from './harness/entries.js';
 import { startTeam, type Team } from './harness/team.js';
 import { startWatch, teamdeckCli, type CliMessage, type TeamdeckCli, type WatchEngine } from './harness/teamdeck-cli.js';
-import { byMember, costAt, countsOf, quiet, scriptedSums, type Sums, type UsageJson } from './harness/usage-sums.js';
+import { byMember, costAt, countsOf, pricedStateDir, quiet, scriptedSums, type Sums, type UsageJson } from './harness/usage-sums.js';
 import { describeClaude, reportOnFailure } from './harness/vitest.js';
 import { waitFor } from './harness/wait.js';
 
@@ -65,9 +65,7 @@ describeClaude(`A pane teammate's usage and record against Claude Code ${CLAUDE_
       prompts: { researcher: `${agentToken('researcher')} You are the researcher. [[SEND:team-lead:${REPORT}]]` },
       env: { ANTHROPIC_MODEL: MODEL },
     });
-    const stateDir = join(team.run.run, 'state');
-    mkdirSync(stateDir, { recursive: true });
-    writeFileSync(join(stateDir, 'prices.json'), JSON.stringify({ [MODEL]: PRICE }));
+    const stateDir = pricedStateDir(team, 'state', MODEL, PRICE);
     const where = { teamsDir: team.teamsDir, stateDir, home: team.run.home };
     watch = await startWatch(where);
     cli = teamdeckCli(where);
@@ -86,9 +84,7 @@ describeClaude(`A pane teammate's usage and record against Claude Code ${CLAUDE_
     return JSON.parse(r.stdout) as UsageJson;
   };
   const fresh = (name: string) => {
-    const c = teamdeckCli({ teamsDir: team.teamsDir, stateDir: join(team.run.run, name), home: team.run.home });
-    mkdirSync(c.stateDir, { recursive: true });
-    writeFileSync(join(c.stateDir, 'prices.json'), JSON.stringify({ [MODEL]: PRICE }));
+    const c = teamdeckCli({ teamsDir: team.teamsDir, stateDir: pricedStateDir(team, name, MODEL, PRICE), home: team.run.home });
     clis.push(c);
     return c;
   };

@@ -6,7 +6,7 @@
 // the tokens times the prices in `<state>/prices.json`. Then: a new reply reaches the engine's
 // figures within 1 s, a budget below the spend is a need, and after the lead's /exit (and with
 // its transcripts gone) the ended team keeps its figures.
-import { mkdirSync, readFileSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LEAD_TOKEN } from './harness/api-standin.js';
@@ -15,7 +15,7 @@ import { listenToEngine, type EngineListener } from './harness/engine-events.js'
 import { isIdleFrom } from './harness/entries.js';
 import { startTeam, type Team } from './harness/team.js';
 import { startWatch, teamdeckCli, type TeamdeckCli, type WatchEngine } from './harness/teamdeck-cli.js';
-import { byMember, costAt, countsOf, quiet, scriptedSums, type Sums, type UsageJson } from './harness/usage-sums.js';
+import { byMember, costAt, countsOf, pricedStateDir, quiet, scriptedSums, type Sums, type UsageJson } from './harness/usage-sums.js';
 import { describeClaude, reportOnFailure } from './harness/vitest.js';
 import { waitFor } from './harness/wait.js';
 
@@ -40,9 +40,7 @@ describeClaude(`Usage and cost against Claude Code ${CLAUDE_CODE_VERSION}`, () =
       prompts: { researcher: 'You are the researcher. [[SAY:researcher ready]]' },
       env: { ANTHROPIC_MODEL: MODEL },
     });
-    stateDir = join(team.run.run, 'state');
-    mkdirSync(stateDir, { recursive: true });
-    writeFileSync(join(stateDir, 'prices.json'), JSON.stringify({ [MODEL]: PRICE }));
+    stateDir = pricedStateDir(team, 'state', MODEL, PRICE);
     const where = { teamsDir: team.teamsDir, stateDir, home: team.run.home };
     watch = await startWatch(where);
     cli = teamdeckCli(where);

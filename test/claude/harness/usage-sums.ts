@@ -1,5 +1,7 @@
 // What the usage contract tests compare `teamdeck usage --json` with: the sums the scripted
 // model reported per member (the stand-in's log), and the cost those tokens make at a price.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ApiRequest } from './script.js';
 import type { Team } from './team.js';
 import { waitFor } from './wait.js';
@@ -60,4 +62,12 @@ export const byMember = (u: UsageJson) => Object.fromEntries(u.members.map((m) =
 /** Waits until no model request has come for `quietMs`: every reply so far is in the transcripts. */
 export async function quiet(team: Team, quietMs = 1_500, timeoutMs = 20_000): Promise<void> {
   await waitFor(() => Date.now() - (team.api.log.at(-1)?.at ?? 0) >= quietMs, { what: 'the team to go quiet', timeoutMs, intervalMs: 100 });
+}
+
+/** A state folder `<run>/<name>` whose prices.json prices `model` at `price` (and no other model). */
+export function pricedStateDir(team: Team, name: string, model: string, price: Price): string {
+  const dir = join(team.run.run, name);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'prices.json'), JSON.stringify({ [model]: price }));
+  return dir;
 }
