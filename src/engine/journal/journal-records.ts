@@ -151,10 +151,12 @@ export const TEXT_LEFT_ON_DISK_FROM = 64;
 /**
  * Whether an observed record's text may stay in the journal only (see ObservedState): never for
  * what history/views.ts isAnswerCandidate would take as an answer, nor for a message from the
- * user. The two rules must change together (this module cannot call that one: it is a layer up).
+ * user (`from: "user"`, or the user's words written under one of Teamdeck's names: `sentAs`,
+ * which a member's thread shows: shared/threads.ts isFromUser). The rules must change together
+ * (this module cannot call those: they are a layer up).
  */
-export function textMayStayOnDisk(r: Pick<ObservedRecord, 'from' | 'to' | 'text' | 'source'>): boolean {
-  return r.text.length >= TEXT_LEFT_ON_DISK_FROM && r.source === undefined && r.from !== LEGACY_SENDER && inboxFileStem(r.to) !== LEGACY_SENDER && !mayBeFrame(r.text);
+export function textMayStayOnDisk(r: Pick<ObservedRecord, 'from' | 'to' | 'text' | 'source' | 'sentAs'>): boolean {
+  return r.text.length >= TEXT_LEFT_ON_DISK_FROM && r.source === undefined && r.from !== LEGACY_SENDER && r.sentAs === undefined && inboxFileStem(r.to) !== LEGACY_SENDER && !mayBeFrame(r.text);
 }
 
 /** The whole state a journal folds into. */

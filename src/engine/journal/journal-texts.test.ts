@@ -34,6 +34,9 @@ describe('observed texts left in the journal', () => {
     observed('to-user', { to: 'user', text: long('an answer for the user') }),
     observed('from-user', { from: 'user', text: long('a question from the user') }),
     observed('transcript', { source: 'transcript', text: long('an answer found in a transcript') }),
+    // The user's words read from a transcript, written under Teamdeck's name: a member's thread
+    // shows them (a second copy Claude delivered, one Teamdeck did not journal sending).
+    observed('sent-as', { from: 'teamdeck', sentAs: 'teamdeck', via: 'teamdeck', byText: true, text: long('a question the user sent as teamdeck') }),
     // A frame behind a BOM and spaces is still a frame (parseFrame reads it): it keeps its text.
     observed('bom-frame', { text: '\uFEFF  ' + JSON.stringify({ type: 'shutdown_request', reason: long('the work is done') }) }),
   ];
@@ -45,7 +48,7 @@ describe('observed texts left in the journal', () => {
         expect(state.observed.get(id)!.text).toBeUndefined();
         expect(state.observed.get(id)!.ref).toMatchObject({ seg: 0 });
       }
-      for (const id of ['short', 'frame', 'to-user', 'from-user', 'transcript', 'bom-frame']) {
+      for (const id of ['short', 'frame', 'to-user', 'from-user', 'transcript', 'sent-as', 'bom-frame']) {
         expect(state.observed.get(id)!.text).toBe(records.find((r) => r.id === id)!.text);
         expect(state.observed.get(id)!.ref).toBeUndefined();
       }
