@@ -21,6 +21,16 @@ describe('parseDialog (screens of Claude Code 2.1.332)', () => {
     expect(optionFor(d, 'allow-always')).toMatchObject({ n: 2, label: 'Yes, allow reading from /dev from this project' });
   });
 
+  it('reads the command between dashed rules the terminal wrapped onto two rows (drawn wider, then resized)', () => {
+    const lines = screen('teammate-bash-dialog.txt').split('\n');
+    const rule = lines.findIndex((l) => /^\s*╌{20,}\s*$/.test(l));
+    expect(rule).toBeGreaterThan(0);
+    // Each rule now takes two rows, as a wider one reflows into a narrower terminal.
+    const wrapped = lines.flatMap((l) => (/^\s*╌{20,}\s*$/.test(l) ? [l, l.slice(0, 25)] : [l])).join('\n');
+    const d = parseDialog(wrapped)!;
+    expect(d).toMatchObject({ header: 'Bash command', from: 'worker', body: 'touch one.txt' });
+  });
+
   it('sees the focus move and the amend input on "No"', () => {
     expect(parseDialog(screen('teammate-bash-dialog-no.txt'))!.options.find((o) => o.focused)?.label).toBe('No');
     const amend = parseDialog(screen('teammate-bash-dialog-amend.txt'))!;

@@ -79,8 +79,16 @@ export function parseDialog(screen: string): PermissionDialog | undefined {
   if (first < 0) return undefined;
   const headerLine = head[first]!.trim();
   const from = FROM.exec(headerLine);
-  const dashes = head.flatMap((l, k) => (DASHED_RULE.test(l) ? [k] : []));
-  const body = dashes.length >= 2 ? head.slice(dashes[0]! + 1, dashes[1]).map((l) => l.replace(/^ /, '')).join('\n').trim() : '';
+  // The dashed rules around the body; a rule the terminal wrapped (drawn at a width it was
+  // resized from) takes two rows or more, still one rule.
+  const rules: Array<{ from: number; to: number }> = [];
+  head.forEach((l, k) => {
+    if (!DASHED_RULE.test(l)) return;
+    const last = rules.at(-1);
+    if (last && last.to === k - 1) last.to = k;
+    else rules.push({ from: k, to: k });
+  });
+  const body = rules.length >= 2 ? head.slice(rules[0]!.to + 1, rules[1]!.from).map((l) => l.replace(/^ /, '')).join('\n').trim() : '';
   return {
     header: from ? from[1]! : headerLine,
     ...(from ? { from: from[2]! } : {}),
