@@ -34,7 +34,12 @@ export function senderNameProblem(name: string): string | undefined {
 }
 
 /** A current-era team folder: `session-` and the first 8 hex digits of the lead's session id. */
-const SESSION_TEAM = /^session-[0-9a-f]{8}$/;
+const SESSION_TEAM = /^session-([0-9a-f]{8})$/;
+
+/** The first 8 hex digits of the lead's session id a `session-<8 hex>` team is named after, or undefined for another name. */
+export function sessionTeamPrefix(teamName: string): string | undefined {
+  return SESSION_TEAM.exec(teamName)?.[1];
+}
 
 export interface EraEvidence {
   /** The team's folder name under the teams root. */

@@ -9,6 +9,7 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { openNoFollow } from '../files/read-whole.js';
+import { sessionOfTranscript } from './paths.js';
 
 /** How much of a session file's start is read to find whose it is; more only when its first rows are longer. */
 const HEAD_BYTES = 16 * 1024;
@@ -20,8 +21,6 @@ const SETTLED_AFTER_MS = 10_000;
 /** Verdicts kept at most (the oldest are forgotten, and looked at again if asked). */
 const MAX_VERDICTS = 50_000;
 
-/** A session's transcript file name: `<session id>.jsonl`. */
-export const SESSION_FILE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$/;
 
 export interface PaneOwner {
   teamName: string;
@@ -112,7 +111,7 @@ export async function paneTranscripts(projectDir: string, teamName: string, skip
   const found: Array<{ path: string; agent: string }> = [];
   let undecided = false;
   for (const n of names.sort()) {
-    if (!SESSION_FILE.test(n)) continue;
+    if (sessionOfTranscript(n) === undefined) continue;
     const path = join(projectDir, n);
     if (skip(path)) continue;
     const owner = await paneOwnerOf(path);

@@ -76,6 +76,15 @@ export function isSafeSegment(name: string): boolean {
   );
 }
 
+/** A Claude session id (a UUID), as it names a session's transcript and folder. */
+export const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The session a transcript file name (`<session id>.jsonl`) is of, or undefined for any other name. */
+export function sessionOfTranscript(name: string): string | undefined {
+  const id = name.endsWith('.jsonl') ? name.slice(0, -'.jsonl'.length) : '';
+  return SESSION_ID.test(id) ? id : undefined;
+}
+
 /** Longest inbox file stem: the longest name built from it, `<stem>.json.tmp.<8 hex>`, must fit 255 bytes. */
 export const MAX_INBOX_STEM = 255 - '.json.tmp.12345678'.length;
 

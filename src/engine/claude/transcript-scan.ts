@@ -6,7 +6,9 @@
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readBounded } from '../files/read-whole.js';
-import { paneOwnerOf, SESSION_FILE } from './pane-transcripts.js';
+import { paneOwnerOf } from './pane-transcripts.js';
+import { sessionTeamPrefix } from './era.js';
+import { SESSION_ID, sessionOfTranscript } from './paths.js';
 
 export interface FoundMember {
   name: string;
@@ -27,7 +29,6 @@ export interface FoundTeam {
   lastWriteAt: number;
 }
 
-const SESSION = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const META = /^agent-a.+-[0-9a-f]{16}\.meta\.json$/;
 
 async function list(dir: string): Promise<string[]> {
@@ -94,20 +95,20 @@ async function teamsOfSession(projectDir: string, sessionId: string): Promise<Fo
  * in-process teammate beside it, is not listed.
  */
 async function addPaneTeammates(dir: string, names: readonly string[], teams: FoundTeam[]): Promise<void> {
-  const sessions = names.filter((n) => SESSION_FILE.test(n));
-  for (const n of sessions) {
-    const owner = await paneOwnerOf(join(dir, n));
+  const sessions = names.flatMap((n) => sessionOfTranscript(n) ?? []);
+  for (const id of sessions) {
+    const path = join(dir, `${id}.jsonl`);
+    const owner = await paneOwnerOf(path);
     if (!owner) continue;
     let t = teams.find((x) => x.teamName === owner.teamName);
     if (!t) {
-      const prefix = /^session-([0-9a-f]{8})$/.exec(owner.teamName)?.[1];
-      const leadId = prefix === undefined ? undefined : sessions.map((f) => f.slice(0, -'.jsonl'.length)).find((id) => id.startsWith(prefix) && `${id}.jsonl` !== n);
+      const prefix = sessionTeamPrefix(owner.teamName);
+      const leadId = prefix === undefined ? undefined : sessions.find((s) => s.startsWith(prefix) && s !== id);
       const lead = leadId === undefined ? undefined : join(dir, `${leadId}.jsonl`);
       const leadFile = lead === undefined ? undefined : await fileSize(lead);
       if (!leadId || !lead || !leadFile) continue;
       teams.push((t = { teamName: owner.teamName, leadSessionId: leadId, members: [], files: [{ path: lead, size: leadFile.size }], lastWriteAt: leadFile.mtimeMs }));
     }
-    const path = join(dir, n);
     const file = await fileSize(path);
     if (!file || t.files.some((f) => f.path === path)) continue;
     if (!t.members.some((m) => m.name === owner.agentName)) t.members.push({ name: owner.agentName });
@@ -124,7 +125,7 @@ export async function* findRecordedTeams(configDir: string): AsyncGenerator<Foun
     const names = (await list(dir)).sort();
     const teams: FoundTeam[] = [];
     for (const n of names) {
-      if (SESSION.test(n)) teams.push(...(await teamsOfSession(dir, n)));
+      if (SESSION_ID.test(n)) teams.push(...(await teamsOfSession(dir, n)));
     }
     await addPaneTeammates(dir, names, teams);
     yield* teams;
