@@ -80,12 +80,17 @@ describe('TranscriptWatch, polls that overlap', () => {
   });
 });
 
+/** A fresh `<config>` with one project folder, and where session `id`'s transcript goes in it. */
+async function sessionFile(id: string): Promise<{ config: string; file: string }> {
+  const config = join(await tempDir(), '.claude');
+  const dir = join(config, 'projects', '-p');
+  await mkdir(dir, { recursive: true });
+  return { config, file: join(dir, `${id}.jsonl`) };
+}
+
 describe('TranscriptWatch, a typed turn whose row lands after its answer', () => {
   it('ties the answer to the typed prompt by the answer row\'s parents', async () => {
-    const config = join(await tempDir(), '.claude');
-    const dir = join(config, 'projects', '-p');
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, 's1.jsonl');
+    const { config, file } = await sessionFile('s1');
     const t = '2026-12-01T10:00:00.000Z';
     const answer = { type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: t, message: { id: 'msg_1', stop_reason: 'end_turn', content: [{ type: 'text', text: 'Four.' }] } };
     const typed = { type: 'user', uuid: 'u1', parentUuid: 'u0', timestamp: t, origin: { kind: 'human' }, promptSource: 'typed', message: { role: 'user', content: 'Two plus two?' } };
@@ -102,10 +107,7 @@ describe('TranscriptWatch, a typed turn whose row lands after its answer', () =>
 
 describe('TranscriptWatch, a typed turn whose row lands after a turn of tool calls', () => {
   it('ties the answer to it through the calls and results between, and ties no answer to a prompt that follows', async () => {
-    const config = join(await tempDir(), '.claude');
-    const dir = join(config, 'projects', '-p');
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, 's2.jsonl');
+    const { config, file } = await sessionFile('s2');
     const t = '2026-12-01T10:00:00.000Z';
     const call = { type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: t, message: { id: 'msg_1', stop_reason: 'tool_use', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'ls' } }] } };
     const result = { type: 'user', uuid: 'r1', parentUuid: 'a1', timestamp: t, message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a b' }] } };
