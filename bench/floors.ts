@@ -55,6 +55,11 @@ function pass(paths: readonly string[], lines: (buf: Buffer, end: number) => num
 
 const plain = () => 0;
 
+/** A plain read of the files, 8 MB at a time, nothing done with the bytes (ms). */
+export function plainRead(paths: readonly string[]): number {
+  return pass(paths, plain).ms;
+}
+
 function findUsage(buf: Buffer, end: number): number {
   let n = 0;
   for (let at = buf.indexOf(USAGE, 0); at >= 0 && at < end; ) {

@@ -17,7 +17,7 @@
 // less than 12 hours old; each run puts the cached files back as they were generated.
 // `--history-mb=N` (or BENCH_HISTORY_MB, default 2000) and `--history-sessions=N` (default 300)
 // change the size.
-import { closeSync, existsSync, openSync, readSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync, readFileSync, mkdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, homedir, loadavg, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -25,7 +25,7 @@ import { generateTeams } from '../src/sim/fixture-gen.js';
 import { appendHistory, HISTORY_FORMAT, writeHistory, type GenSession } from '../src/sim/history-gen.js';
 import { ensureRendererBuilt, hostClient, launchBrowser, newBenchPage, rssMb, sleep, startHost, nowMs, type Host } from './browser.js';
 import { SearchIndex } from '../src/engine/search/search-index.js';
-import { floorRow, measureFloors } from './floors.js';
+import { floorRow, measureFloors, plainRead } from './floors.js';
 import { coldStart } from './scale.js';
 import type { ImportStatus as SharedImportStatus } from '../src/shared/types.js';
 import type { Row } from './stats.js';
@@ -98,21 +98,6 @@ function history(sessions: number, mb: number): { config: string; manifest: Mani
   };
   writeFileSync(file, JSON.stringify(manifest));
   return { config, manifest, generatedMs: performance.now() - t0 };
-}
-
-/** Every byte of the files read once, 1 MB at a time, nothing done with them: the floor. */
-function plainRead(config: string, files: { path: string }[]): number {
-  const buf = Buffer.allocUnsafe(1 << 20);
-  const t0 = performance.now();
-  for (const f of files) {
-    const fd = openSync(join(config, f.path), 'r');
-    try {
-      while (readSync(fd, buf, 0, buf.length, null) > 0);
-    } finally {
-      closeSync(fd);
-    }
-  }
-  return performance.now() - t0;
 }
 
 /** Bytes a process has read through read(2) and friends (Linux /proc/<pid>/io rchar). */
@@ -192,9 +177,10 @@ export async function benchImport(): Promise<Row[]> {
   if (!existsSync(teamsDir)) await generateTeams({ teamsDir, teams: 1, members: 4, messages: 200, seed: 3, end: Date.now() - 60_000 });
   const totalMb = manifest.bytes / 1e6;
   // Twice: the first pulls the files into the page cache if they were not there; the import reads them warm too.
-  plainRead(config, manifest.files);
+  const paths = manifest.files.map((f) => join(config, f.path));
+  plainRead(paths);
   const cpu0 = process.cpuUsage();
-  const plainMs = plainRead(config, manifest.files);
+  const plainMs = plainRead(paths);
   const plainCpu = process.cpuUsage(cpu0);
   const plainCpuS = (plainCpu.user + plainCpu.system) / 1e6;
   const stateDir = await mkdtemp(join(tmpdir(), 'teamdeck-bench-import-'));
@@ -221,7 +207,7 @@ export async function benchImport(): Promise<Row[]> {
     // What indexing the imported messages for search costs alone: the index built again from
     // the journals the import wrote, in this process, nothing else running.
     const indexed = await indexAlone(stateDir);
-    const floors = measureFloors(manifest.files.map((f) => join(config, f.path)));
+    const floors = measureFloors(paths);
 
     // Claude went on: rows appended to the newest session's lead transcript, a teammate added.
     const added = appendHistory({ configDir: config, session: manifest.sessions.at(-1)! });
@@ -262,7 +248,7 @@ export async function benchImport(): Promise<Row[]> {
         ratio,
         target: '<= 3x a plain read',
         met: ratio <= 3,
-        note: `${mbps.toFixed(0)} MB/s against ${(totalMb / (plainMs / 1000)).toFixed(0)} MB/s read bare (1 MB reads, one file at a time); page cache warm for both (the plain read ran twice just before the import, the files fit in memory); spawn -> importStatus done ${(spawnToDoneMs / 1000).toFixed(1)} s (the engine's start and first roster included); CPU time: serve ${serveCpuS.toFixed(1)} s from spawn to the import's end (its start, the page and the search index's indexing of what the import journals included) against ${plainCpuS.toFixed(2)} s for the plain read (${(serveCpuS / plainCpuS).toFixed(0)}x); ${cpus().length} cores shared with whatever else runs (load average at the end ${loadavg()[0]!.toFixed(1)}); importStatus at the end: ${JSON.stringify(finished.status)}; teams listed: ${listed.ended} ended, ${listed.running} running; the process read ${(readFirst / 1e6).toFixed(0)} MB in all (/proc rchar: code, state and transcripts); polled every ${POLL_MS} ms`,
+        note: `${mbps.toFixed(0)} MB/s against ${(totalMb / (plainMs / 1000)).toFixed(0)} MB/s read bare (8 MB reads, one file at a time, as the engine's tail reads); page cache warm for both (the plain read ran twice just before the import, the files fit in memory); spawn -> importStatus done ${(spawnToDoneMs / 1000).toFixed(1)} s (the engine's start and first roster included); CPU time: serve ${serveCpuS.toFixed(1)} s from spawn to the import's end (its start, the page and the search index's indexing of what the import journals included) against ${plainCpuS.toFixed(2)} s for the plain read (${(serveCpuS / plainCpuS).toFixed(0)}x); ${cpus().length} cores shared with whatever else runs (load average at the end ${loadavg()[0]!.toFixed(1)}); importStatus at the end: ${JSON.stringify(finished.status)}; teams listed: ${listed.ended} ended, ${listed.running} running; the process read ${(readFirst / 1e6).toFixed(0)} MB in all (/proc rchar: code, state and transcripts); polled every ${POLL_MS} ms`,
       },
       floorRow('import', 'floor: every row parsed, nothing kept', 's', floors.parseMs, floors.plainMs, `the least a reader that parses rows does (${floors.lines.toLocaleString('en')} rows, JSON.parse, 8 MB reads); finding the ${floors.usageLines.toLocaleString('en')} rows that carry usage alone, nothing decoded, ${(floors.findMs / 1000).toFixed(2)} s (${(floors.findMs / floors.plainMs).toFixed(2)}x); bench/floors.ts`),
       floorRow('import', 'floor: the imported messages indexed for search, alone', 's', indexed.ms, floors.plainMs, `${indexed.messages.toLocaleString('en')} messages from the journals the import wrote, into a new index (the engine's SearchIndex, SQLite FTS5), in the bench's process with nothing else running`),
